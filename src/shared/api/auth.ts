@@ -1,0 +1,110 @@
+import { z } from 'zod'
+import { ApiErrorSchema } from './errors.ts'
+
+/** Sign-in providers. The Google button and the Microsoft button each send their id (SPEC 7). */
+export const AuthProviderSchema = z.enum(['google', 'microsoft'])
+export type AuthProvider = z.infer<typeof AuthProviderSchema>
+
+export const RoleSchema = z.enum(['user', 'admin'])
+export type Role = z.infer<typeof RoleSchema>
+
+/** The user returned under `user` by the session call (SPEC 3 "Session user"). */
+export const SessionUserSchema = z.object({
+  id: z.number().int(),
+  displayName: z.string(),
+  email: z.string(),
+  role: RoleSchema,
+  hasCompletedOnboarding: z.boolean(),
+  createdAt: z.string(),
+})
+export type SessionUser = z.infer<typeof SessionUserSchema>
+
+export const sessionContract = {
+  method: 'GET',
+  path: '/_api/auth/session',
+  responses: {
+    200: z.object({ user: SessionUserSchema.nullable() }),
+    500: ApiErrorSchema,
+  },
+} as const
+
+export const EstablishSessionBodySchema = z.object({
+  tempToken: z.string({ error: 'Temporary token is required' }).min(1, 'Temporary token is required'),
+})
+export type EstablishSessionBody = z.infer<typeof EstablishSessionBodySchema>
+
+export const establishSessionContract = {
+  method: 'POST',
+  path: '/_api/auth/establish_session',
+  body: EstablishSessionBodySchema,
+  responses: {
+    200: z.object({ user: SessionUserSchema }),
+    400: ApiErrorSchema,
+    401: ApiErrorSchema,
+    429: ApiErrorSchema,
+  },
+} as const
+
+export const logoutContract = {
+  method: 'POST',
+  path: '/_api/auth/logout',
+  body: z.object({}).strict(),
+  responses: {
+    200: z.object({ success: z.literal(true) }),
+  },
+} as const
+
+export const OAuthAuthorizeQuerySchema = z.object({
+  provider: AuthProviderSchema,
+})
+
+/** GET, opened in a 500x600 popup; redirects to the provider (SPEC 7). */
+export const oauthAuthorizeContract = {
+  method: 'GET',
+  path: '/_api/auth/oauth_authorize',
+  query: OAuthAuthorizeQuerySchema,
+} as const
+
+/** The provider redirects here; the page posts an OAuthPopupMessage to its opener and closes. */
+export const oauthCallbackPath = (provider: AuthProvider) => `/_api/auth/oauth_callback/${provider}`
+
+/** Error codes a popup can report (SPEC 3 "OAuth popup message"). */
+export const OAuthErrorCodeSchema = z.enum([
+  'account_linking_required',
+  'access_denied',
+  'invalid_state',
+  'invalid_request',
+  'token_exchange_failed',
+  'invalid_id_token',
+  'email_missing',
+  'server_error',
+])
+export type OAuthErrorCode = z.infer<typeof OAuthErrorCodeSchema>
+
+export const OAuthPopupMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('OAUTH_TOKEN_SUCCESS'),
+    provider: AuthProviderSchema,
+    token: z.string().min(1),
+  }),
+  z.object({
+    type: z.literal('OAUTH_ERROR'),
+    provider: AuthProviderSchema,
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  }),
+])
+export type OAuthPopupMessage = z.infer<typeof OAuthPopupMessageSchema>
+
+/** GET /_api/app/info: what the client needs to know about how the server runs. */
+export const appInfoContract = {
+  method: 'GET',
+  path: '/_api/app/info',
+  responses: {
+    200: z.object({ demoMode: z.boolean(), productName: z.string(), supportEmail: z.string() }),
+  },
+} as const
+export type AppInfo = z.infer<(typeof appInfoContract)['responses'][200]>
