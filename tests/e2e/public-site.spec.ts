@@ -1,0 +1,95 @@
+import { expect, test } from '@playwright/test'
+
+// SPEC 2: every public route shows its spec text; any other path is the Not Found page with HTTP 404.
+const pages = [
+  { path: '/', text: 'Finally, total control over your inbox.' },
+  { path: '/login', text: 'Sign in to your account' },
+  { path: '/terms', text: 'September 16, 2025' },
+  { path: '/privacy', text: 'September 16, 2025' },
+  { path: '/pricing', text: 'Find the perfect plan' },
+]
+
+for (const { path, text } of pages) {
+  test(`${path} answers 200 and shows "${text}"`, async ({ page }) => {
+    const response = await page.goto(path)
+    expect(response?.status()).toBe(200)
+    await expect(page.getByText(text).first()).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Skip to content' })).toBeAttached()
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' })).toBeVisible()
+    await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' })).toBeVisible()
+  })
+}
+
+test('an unknown path answers 404 with the Not Found page and a link home', async ({ page }) => {
+  const response = await page.goto('/no-such-page')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: /not found/i })).toBeVisible()
+  await page.getByRole('main').getByRole('link', { name: /home/i }).click()
+  await expect(page).toHaveURL('/')
+})
+
+test('the home page shows the three feature cards and Learn More jumps to them', async ({ page }) => {
+  await page.goto('/')
+  for (const title of ['Reclaim Your Inbox', 'AI-Powered Precision', 'Safe & Secure']) {
+    await expect(page.getByRole('heading', { name: title })).toBeVisible()
+  }
+  await page.getByRole('link', { name: 'Learn More' }).click()
+  await expect(page).toHaveURL(/#features$/)
+  await page.getByRole('link', { name: "Get Started - It's Free" }).first().click()
+  await expect(page).toHaveURL('/login')
+})
+
+test('pricing is indexable, the dashboard is not, and signed-out visitors cannot upgrade', async ({ page }) => {
+  await page.goto('/pricing')
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /index, ?follow/)
+  await expect(page.getByText('Recommended')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Upgrade' })).toBeDisabled()
+  await expect(page.getByRole('button', { name: 'Notify me when available' })).toBeDisabled()
+  await page.goto('/dashboard')
+  await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/)
+})
+
+test('GET /_api/auth/session answers JSON', async ({ request }) => {
+  const response = await request.get('/_api/auth/session')
+  expect(response.status()).toBe(200)
+  expect(response.headers()['content-type']).toContain('application/json')
+  expect(await response.json()).toEqual({ user: null })
+})
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 } })
+
+  const openMenu = async (page: import('@playwright/test').Page) => {
+    await page.getByRole('button', { name: /open menu/i }).click()
+    const menu = page.getByRole('dialog')
+    await expect(menu).toBeVisible()
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden')
+    return menu
+  }
+
+  test('the slide-out menu closes on Escape, on overlay click and on route change, and locks scroll while open', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    let menu = await openMenu(page)
+    await page.keyboard.press('Escape')
+    await expect(menu).toBeHidden()
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden')
+
+    menu = await openMenu(page)
+    // The overlay covers the page to the left of the panel.
+    await page.mouse.click(10, 700)
+    await expect(menu).toBeHidden()
+
+    menu = await openMenu(page)
+    await menu.getByRole('link', { name: 'Log In' }).click()
+    await expect(page).toHaveURL('/login')
+    await expect(menu).toBeHidden()
+  })
+
+  test('the home page has no horizontal scroll at 360 px', async ({ page }) => {
+    await page.goto('/')
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(0)
+  })
+})
