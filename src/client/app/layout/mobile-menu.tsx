@@ -1,0 +1,72 @@
+import { useState } from 'react'
+import { Link, useLocation } from 'react-router'
+import { Dialog as DialogPrimitive } from 'radix-ui'
+import { Menu, X } from 'lucide-react'
+import { Logo } from '#client/components/logo.tsx'
+import { Button } from '#client/components/ui/button.tsx'
+import { NavLinks } from './nav-links.tsx'
+
+/**
+ * The slide-out menu for small screens (SPEC 2 "Shared layout"): closes on Escape and on overlay
+ * click (Radix Dialog), and on route change, because it is only open for the path it was opened
+ * on. Radix locks body scroll while it is open and returns focus to the menu button.
+ */
+export function MobileMenu({ signedIn, showCrown, authPending }: { signedIn: boolean; showCrown: boolean; authPending: boolean }) {
+  const { pathname } = useLocation()
+  const [openOn, setOpenOn] = useState<string | null>(null)
+  const open = openOn === pathname
+
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={(next) => setOpenOn(next ? pathname : null)}>
+      <DialogPrimitive.Trigger asChild>
+        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+          <Menu aria-hidden className="size-5" />
+        </Button>
+      </DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay
+          data-testid="mobile-menu-overlay"
+          className="fixed inset-0 z-50 bg-ink/40 backdrop-blur-[2px] data-[state=open]:animate-fade-in md:hidden"
+        />
+        <DialogPrimitive.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col gap-6 overflow-y-auto bg-surface p-5 shadow-2xl focus:outline-none data-[state=open]:animate-sheet-in md:hidden"
+        >
+          <div className="flex items-center justify-between">
+            <DialogPrimitive.Title asChild>
+              <h2>
+                <span className="sr-only">Menu</span>
+                <Link to="/" aria-label="Home">
+                  <Logo />
+                </Link>
+              </h2>
+            </DialogPrimitive.Title>
+            <DialogPrimitive.Close asChild>
+              <Button variant="ghost" size="icon" aria-label="Close menu">
+                <X aria-hidden className="size-5" />
+              </Button>
+            </DialogPrimitive.Close>
+          </div>
+          <nav aria-label="Mobile">
+            <NavLinks
+              signedIn={signedIn}
+              showCrown={showCrown}
+              className="flex flex-col gap-1"
+              itemClassName="w-full px-3 py-3 text-base"
+            />
+          </nav>
+          {!signedIn && !authPending && (
+            <div className="mt-auto flex flex-col gap-3 border-t border-line pt-6">
+              <Button asChild variant="outline" size="lg">
+                <Link to="/login">Log In</Link>
+              </Button>
+              <Button asChild size="lg">
+                <Link to="/login">Sign Up</Link>
+              </Button>
+            </div>
+          )}
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  )
+}

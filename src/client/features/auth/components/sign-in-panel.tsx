@@ -1,0 +1,34 @@
+import { AlertCircle } from 'lucide-react'
+import { useOAuthPopup } from '../hooks/use-oauth-popup.ts'
+import { AccountExistsCard } from './account-exists-card.tsx'
+import { GoogleIcon, MicrosoftIcon } from './provider-icons.tsx'
+import { Button } from '#client/components/ui/button.tsx'
+
+/** The two provider buttons with the popup flow, its inline error and the account-exists card. */
+export function SignInPanel() {
+  const { signIn, busy, error, accountLinking, dismissAccountLinking } = useOAuthPopup()
+
+  if (accountLinking) return <AccountExistsCard prompt={accountLinking} onDismiss={dismissAccountLinking} />
+
+  return (
+    <div className="flex flex-col gap-3">
+      <Button variant="outline" size="lg" className="w-full" disabled={busy} onClick={() => signIn('google')}>
+        <GoogleIcon />
+        Continue with Google
+      </Button>
+      <Button variant="outline" size="lg" className="w-full" disabled={busy} onClick={() => signIn('microsoft')}>
+        <MicrosoftIcon />
+        Continue with Microsoft
+      </Button>
+      <p aria-live="polite" className="min-h-5 text-center text-sm text-ink-muted">
+        {busy ? 'Waiting for the sign-in window… Finish signing in there.' : ''}
+      </p>
+      {error && (
+        <div role="alert" className="flex items-start gap-2 rounded-lg border border-danger-200 bg-danger-50 p-3 text-sm text-danger-700">
+          <AlertCircle aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <span>{error}</span>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,54 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import type { PlanId } from '#shared/plans.ts'
+import { ApiError, apiClient } from '#client/lib/api-client.ts'
+
+/** SPEC 3 "Subscription response"; only the fields the client reads are typed. */
+export interface Subscription {
+  planId: PlanId
+  planName?: string
+  status?: string
+  emailLimit?: number | null
+  cancelAtPeriodEnd?: boolean
+  currentPeriodEnd?: string | null
+}
+export interface SubscriptionResponse {
+  subscription?: Subscription | null
+  usage?: { emailsProcessed: number; percentUsed: number } | null
+  invoice?: unknown
+}
+
+/** GET /_api/billing/subscription (SPEC 7 "Billing"). */
+export async function getSubscription(): Promise<SubscriptionResponse> {
+  const data = await apiClient.get<SubscriptionResponse | undefined>('/_api/billing/subscription', {
+    fallbackError: 'Failed to fetch subscription data.',
+  })
+  return data ?? {}
+}
+
+/**
+ * Cached 5 minutes; retried up to 3 times but not on 404 (SPEC 7). A 404 is also matched by
+ * status, because a missing route may answer {error: 'Not Found'} without the number in it.
+ */
+export const subscriptionQueryOptions = () =>
+  queryOptions({
+    queryKey: ['billing', 'subscription'] as const,
+    queryFn: getSubscription,
+    staleTime: 5 * 60_000,
+    retry: (failureCount, error) =>
+      failureCount < 3 && !error.message.includes('404') && !(error instanceof ApiError && error.status === 404),
+  })
+
+export const useSubscription = ({ enabled }: { enabled: boolean }) =>
+  useQuery({ ...subscriptionQueryOptions(), enabled })
+
+/**
+ * The signed-in user's plan. Free is assumed when there is no subscription data or planId is free
+ * (SPEC 4 "Plan cards"), which includes a failed or missing subscription endpoint.
+ * `planId` is undefined when signed out or while the first answer is pending.
+ */
+export function useCurrentPlan({ signedIn }: { signedIn: boolean }): { planId: PlanId | undefined; isLoading: boolean } {
+  const subscription = useSubscription({ enabled: signedIn })
+  if (!signedIn) return { planId: undefined, isLoading: false }
+  if (subscription.isPending) return { planId: undefined, isLoading: true }
+  return { planId: subscription.data?.subscription?.planId ?? 'free', isLoading: false }
+}

@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiClient } from '#client/lib/api-client.ts'
+
+export interface WaitlistSubmission {
+  name: string
+  email: string
+}
+
+/**
+ * The admin panel's team-waitlist list (not built yet). Its query factory will live in the admin
+ * feature; until then the key is declared here, the one place that invalidates it.
+ */
+export const adminTeamWaitlistQueryKey = ['admin', 'teamWaitlist'] as const
+
+/**
+ * POST /_api/team/waitlist {name, email} → {success: true} or {error} (SPEC 7 "Team waitlist").
+ * An empty body with an OK status counts as {success: true}; failures without an error field read
+ * 'An unknown error occurred.'
+ */
+export async function joinWaitlist(body: WaitlistSubmission): Promise<{ success: true }> {
+  const data = await apiClient.post<{ success?: boolean; error?: string } | undefined>('/_api/team/waitlist', body, {
+    secure: true,
+    fallbackError: 'An unknown error occurred.',
+  })
+  if (data?.error) throw new Error(data.error)
+  return { success: true }
+}
+
+export function useJoinWaitlist() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: joinWaitlist,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminTeamWaitlistQueryKey }),
+  })
+}
