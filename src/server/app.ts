@@ -1,0 +1,89 @@
+import cookie from '@fastify/cookie'
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { DestinationStream } from 'pino'
+import type { Config } from '#server/config.ts'
+import type { Database } from '#server/db/client.ts'
+import { registerAppInfoRoutes } from '#server/features/app-info/app-info.routes.ts'
+import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
+import { createAuthService } from '#server/features/auth/auth.service.ts'
+import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
+import { registerWaitlistRoutes } from '#server/features/waitlist/waitlist.routes.ts'
+import { registerCsrfGuard } from '#server/plugins/csrf.ts'
+import { registerErrorHandler } from '#server/plugins/error-handler.ts'
+import { createLogger } from '#server/plugins/logging.ts'
+import { registerSecurityHeaders } from '#server/plugins/security-headers.ts'
+import { registerSession } from '#server/plugins/session.ts'
+import { registerStaticClient } from '#server/plugins/static-client.ts'
+import type { AuthProvider } from '#shared/api/auth.ts'
+
+export interface AppDeps {
+  config: Config
+  db: Database
+  /** Where logs go (tests capture them); stdout by default. */
+  logDestination?: DestinationStream
+  /** Built client folder; defaults to dist/client. */
+  clientDir?: string
+  /** Sign-in rate limit per IP; defaults to 30 requests a minute per endpoint. */
+  authRateLimit?: { max: number; timeWindow: number }
+  /** Replaces the real OAuth providers (tests that need a tampering identity provider). */
+  signInProviders?: Record<AuthProvider, SignInProvider>
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH'])
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
+
+/** Builds the HTTP app: cross-cutting plugins first, then feature routes (STYLE.md 8). */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps
+  const app = Fastify({
+    loggerInstance: createLogger(config, deps.logDestination) as FastifyBaseLogger,
+    // A hop count trusts that many proxies in front of us (what Fastify does for numbers at runtime).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    bodyLimit: 64 * 1024,
+    // Fastify's own "incoming request" lines would log raw URLs; ours are masked (see onResponse).
+    disableRequestLogging: true,
+    return503OnClosing: true,
+  })
+
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  registerErrorHandler(app)
+
+  // An empty POST body is treated as {} so validation reports the field-level message
+  // (e.g. 'Temporary token is required', SPEC 5) rather than "expected object".
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim() === '') return done(null, {})
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      const error = new SyntaxError('Request body is not valid JSON')
+      done(error, undefined)
+    }
+  })
+  app.addHook('preValidation', async (request) => {
+    if (STATE_CHANGING.has(request.method) && (request.body === undefined || request.body === null)) request.body = {}
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: { statusCode: reply.statusCode }, ms: Math.round(reply.elapsedTime) }, 'request completed')
+  })
+
+  await registerSecurityHeaders(app, config)
+  await app.register(cookie)
+  await app.register(rateLimit, { global: false })
+  registerCsrfGuard(app, config)
+  registerSession(app, db)
+
+  const providers = deps.signInProviders ?? createSignInProviders(config)
+  const auth = createAuthService({ db, config, providers })
+  registerAppInfoRoutes(app, { config })
+  registerAuthRoutes(app, { config, auth, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
+  registerWaitlistRoutes(app, { db })
+
+  await registerStaticClient(app, deps.clientDir)
+  return app
+}

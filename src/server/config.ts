@@ -1,0 +1,215 @@
+import { z } from 'zod'
+
+/**
+ * The only reader of process.env (STYLE.md 11). Everything else receives a typed Config.
+ * A bad value stops start-up with a message naming the variable, so a misconfigured deploy
+ * fails loudly instead of half-working.
+ */
+
+/** Empty strings in .env files mean "not set", so defaults still apply. */
+const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional())
+const withDefault = (value: string) => z.preprocess((v) => (v === '' ? undefined : v), z.string().default(value))
+const urlWithDefault = (value: string) => z.preprocess((v) => (v === '' ? undefined : v), z.url().default(value))
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional())
+const port = (fallback: number) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? fallback : v),
+    z.coerce.number().int('must be a whole number').min(0).max(65535),
+  )
+
+const EnvSchema = z.object({
+  NODE_ENV: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['development', 'production', 'test']).default('development')),
+  PORT: port(3000),
+  HOST: withDefault('0.0.0.0'),
+  APP_URL: optionalUrl,
+  DATA_DIR: withDefault('./data'),
+  DATABASE_URL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  LOG_LEVEL: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  /** false | true | hop count | comma list of trusted proxy addresses (Fastify trustProxy). */
+  TRUST_PROXY: withDefault('false'),
+  ADMIN_EMAILS: withDefault(''),
+
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GOOGLE_AUTH_URL: urlWithDefault('https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_TOKEN_URL: urlWithDefault('https://oauth2.googleapis.com/token'),
+  GOOGLE_JWKS_URL: urlWithDefault('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_ISSUER: withDefault('https://accounts.google.com'),
+
+  MICROSOFT_CLIENT_ID: optionalString,
+  MICROSOFT_CLIENT_SECRET: optionalString,
+  MICROSOFT_TENANT: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.-]+$/, 'must be a tenant id, a domain, common, organizations or consumers')
+      .default('common'),
+  ),
+  MICROSOFT_AUTH_URL: optionalUrl,
+  MICROSOFT_TOKEN_URL: optionalUrl,
+  MICROSOFT_JWKS_URL: optionalUrl,
+  MICROSOFT_ISSUER_TEMPLATE: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().includes('{tenantid}', { message: 'must contain {tenantid}' }).default('https://login.microsoftonline.com/{tenantid}/v2.0'),
+  ),
+  MICROSOFT_GRAPH_URL: urlWithDefault('https://graph.microsoft.com/v1.0'),
+
+  TOKEN_ENCRYPTION_KEY: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  LLM_BASE_URL: optionalUrl,
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  DEMO_IDP_PORT: port(0),
+})
+
+export interface OAuthProviderConfig {
+  clientId: string
+  clientSecret: string
+  authUrl: string
+  tokenUrl: string
+  jwksUrl: string
+  /** True when no client id/secret is configured: local identity fakes stand in (DESIGN "Running it"). */
+  demo: boolean
+}
+
+export interface GoogleProviderConfig extends OAuthProviderConfig {
+  /** Google issues id tokens with either form of the issuer (reference A1/A3). */
+  issuers: string[]
+}
+
+export interface MicrosoftProviderConfig extends OAuthProviderConfig {
+  /** Issuer depends on the user's tenant (tid claim) when signing in through `common` (reference B1). */
+  issuerTemplate: string
+  graphUrl: string
+}
+
+export type TrustProxy = boolean | number | string[]
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test'
+  port: number
+  host: string
+  appUrl: string
+  /** Origin of APP_URL: redirect URIs, postMessage target and the CSRF check use it. */
+  appOrigin: string
+  dataDir: string
+  databaseUrl: string | undefined
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  trustProxy: TrustProxy
+  adminEmails: string[]
+  google: GoogleProviderConfig
+  microsoft: MicrosoftProviderConfig
+  tokenEncryptionKey: string | undefined
+  llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined }
+  demoIdpPort: number
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+export const DEMO_CREDENTIALS = {
+  google: { clientId: 'demo-google-client', clientSecret: 'demo-google-secret' },
+  microsoft: { clientId: 'demo-microsoft-client', clientSecret: 'demo-microsoft-secret' },
+} as const
+
+function parseTrustProxy(raw: string): TrustProxy {
+  const value = raw.trim().toLowerCase()
+  if (value === 'false' || value === '0' || value === '') return false
+  if (value === 'true') return true
+  if (/^\d+$/.test(value)) return Number(value)
+  const list = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  for (const entry of list) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry)) {
+      throw new ConfigError(`Invalid configuration: TRUST_PROXY: "${entry}" is not an IP address or CIDR range`)
+    }
+  }
+  return list
+}
+
+function parseAdminEmails(raw: string): string[] {
+  const list = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)
+  for (const entry of list) {
+    if (!z.email().safeParse(entry).success) {
+      // Don't echo the value: it is an e-mail address and start-up errors end up in logs.
+      throw new ConfigError('Invalid configuration: ADMIN_EMAILS: every entry must be an e-mail address')
+    }
+  }
+  return list
+}
+
+function requirePair(id: string | undefined, secret: string | undefined, idName: string, secretName: string) {
+  if (Boolean(id) !== Boolean(secret)) {
+    const missing = id ? secretName : idName
+    throw new ConfigError(`Invalid configuration: ${missing}: set both ${idName} and ${secretName}, or neither for demo mode`)
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`)
+  }
+  const e = parsed.data
+
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '')
+  const appOrigin = new URL(appUrl).origin
+
+  requirePair(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, 'GOOGLE_CLIENT_ID', 'GOOGLE_CLIENT_SECRET')
+  requirePair(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET, 'MICROSOFT_CLIENT_ID', 'MICROSOFT_CLIENT_SECRET')
+
+  const googleIssuerForms = ['https://accounts.google.com', 'accounts.google.com']
+  const googleIssuers = googleIssuerForms.includes(e.GOOGLE_ISSUER) ? googleIssuerForms : [e.GOOGLE_ISSUER]
+
+  const msBase = `https://login.microsoftonline.com/${e.MICROSOFT_TENANT}`
+
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    appUrl,
+    appOrigin,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    adminEmails: parseAdminEmails(e.ADMIN_EMAILS),
+    google: {
+      clientId: e.GOOGLE_CLIENT_ID ?? DEMO_CREDENTIALS.google.clientId,
+      clientSecret: e.GOOGLE_CLIENT_SECRET ?? DEMO_CREDENTIALS.google.clientSecret,
+      authUrl: e.GOOGLE_AUTH_URL,
+      tokenUrl: e.GOOGLE_TOKEN_URL,
+      jwksUrl: e.GOOGLE_JWKS_URL,
+      issuers: googleIssuers,
+      demo: !e.GOOGLE_CLIENT_ID,
+    },
+    microsoft: {
+      clientId: e.MICROSOFT_CLIENT_ID ?? DEMO_CREDENTIALS.microsoft.clientId,
+      clientSecret: e.MICROSOFT_CLIENT_SECRET ?? DEMO_CREDENTIALS.microsoft.clientSecret,
+      authUrl: e.MICROSOFT_AUTH_URL ?? `${msBase}/oauth2/v2.0/authorize`,
+      tokenUrl: e.MICROSOFT_TOKEN_URL ?? `${msBase}/oauth2/v2.0/token`,
+      jwksUrl: e.MICROSOFT_JWKS_URL ?? `${msBase}/discovery/v2.0/keys`,
+      issuerTemplate: e.MICROSOFT_ISSUER_TEMPLATE,
+      graphUrl: e.MICROSOFT_GRAPH_URL.replace(/\/+$/, ''),
+      demo: !e.MICROSOFT_CLIENT_ID,
+    },
+    tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
+    llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    demoIdpPort: e.DEMO_IDP_PORT,
+  }
+}
+
+/** True when at least one sign-in provider runs against the local identity fakes. */
+export const isDemoMode = (config: Config) => config.google.demo || config.microsoft.demo

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, gt, lt } from 'drizzle-orm'
+import type { Database } from '#server/db/client.ts'
+import { sessions, users, type UserRow } from '#server/db/schema.ts'
+import type { SessionUser } from '#shared/api/auth.ts'
+import { SESSION_MAX_AGE_MS } from '#shared/product.ts'
+import { describeLocation } from './network.ts'
+import { randomToken, sha256 } from './tokens.ts'
+import { describeDevice } from './user-agent.ts'
+
+/** Name of the session cookie (docs/decisions/003-sessions-and-csrf.md). */
+export const SESSION_COOKIE = 'sid'
+
+/** lastAccessed is refreshed at most this often, so reads don't turn every request into a write. */
+export const LAST_ACCESSED_RESOLUTION_MS = 60_000
+
+export function toSessionUser(row: Pick<UserRow, 'id' | 'displayName' | 'email' | 'role' | 'hasCompletedOnboarding' | 'createdAt'>): SessionUser {
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    email: row.email,
+    role: row.role,
+    hasCompletedOnboarding: row.hasCompletedOnboarding,
+    createdAt: row.createdAt.toISOString(),
+  }
+}
+
+export interface NewSessionContext {
+  userId: number
+  ipAddress: string | null
+  userAgent: string | undefined
+  now?: Date
+}
+
+/** Creates a one-week session (SPEC 9) and returns the cookie token; only its hash is stored. */
+export async function createSession(db: Database, ctx: NewSessionContext) {
+  const now = ctx.now ?? new Date()
+  const token = randomToken()
+  const id = randomUUID()
+  const device = describeDevice(ctx.userAgent)
+  await db.insert(sessions).values({
+    id,
+    tokenHash: sha256(token),
+    userId: ctx.userId,
+    ...device,
+    ipAddress: ctx.ipAddress,
+    location: describeLocation(ctx.ipAddress),
+    createdAt: now,
+    lastAccessed: now,
+    expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_MS),
+  })
+  return { id, token }
+}
+
+export interface ResolvedSession {
+  sessionId: string
+  user: SessionUser
+}
+
+/** Looks up a live session by cookie token; touches lastAccessed when it is over a minute old. */
+export async function resolveSession(db: Database, token: string, now: Date = new Date()): Promise<ResolvedSession | null> {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      lastAccessed: sessions.lastAccessed,
+      id: users.id,
+      displayName: users.displayName,
+      email: users.email,
+      role: users.role,
+      hasCompletedOnboarding: users.hasCompletedOnboarding,
+      createdAt: users.createdAt,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sha256(token)), gt(sessions.expiresAt, now)))
+    .limit(1)
+  if (!row) return null
+  if (now.getTime() - row.lastAccessed.getTime() >= LAST_ACCESSED_RESOLUTION_MS) {
+    // Conditional update: concurrent requests within the same minute do not all write.
+    await db
+      .update(sessions)
+      .set({ lastAccessed: now })
+      .where(and(eq(sessions.id, row.sessionId), lt(sessions.lastAccessed, new Date(now.getTime() - LAST_ACCESSED_RESOLUTION_MS))))
+  }
+  return { sessionId: row.sessionId, user: toSessionUser(row) }
+}
+
+export async function deleteSession(db: Database, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId))
+}

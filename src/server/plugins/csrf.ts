@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import type { Config } from '#server/config.ts'
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+/**
+ * Paths exempt from the check because their callers are servers, not browsers (provider webhooks,
+ * which authenticate with their own signatures). Prefix match. Empty until those features land.
+ */
+export const CSRF_EXEMPT_PREFIXES: readonly string[] = []
+
+/**
+ * CSRF guard (docs/decisions/003-sessions-and-csrf.md). A state-changing /_api request must carry
+ * X-Requested-With (a custom header a cross-site form or simple request cannot send without a CORS
+ * preflight we never grant) or an Origin equal to the app origin. A present cross-origin Origin is
+ * always rejected, even with the header, as defence in depth. SameSite=Lax on the cookie is the
+ * other layer.
+ */
+export function registerCsrfGuard(app: FastifyInstance, config: Config) {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!STATE_CHANGING.has(request.method)) return
+    const path = request.url.split('?', 1)[0] ?? ''
+    if (!path.startsWith('/_api/')) return
+    if (CSRF_EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))) return
+
+    const origin = request.headers.origin
+    const sameOrigin = origin === config.appOrigin
+    if (origin !== undefined && !sameOrigin) return reject()
+    if (sameOrigin || request.headers['x-requested-with']) return
+    return reject()
+
+    function reject() {
+      request.log.warn({ path }, 'csrf check rejected a request')
+      return reply.code(403).send({ error: 'Request blocked: cross-site request rejected', code: 'csrf_rejected' })
+    }
+  })
+}
