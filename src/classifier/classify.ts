@@ -1,0 +1,195 @@
+// The decision: user rules → relationship rules → local model (with the strictness offset) →
+// optional LLM for the uncertain band → allow toggles and confidence threshold.
+// The exact semantics are documented in docs/classifier.md; tests in classify.test.ts.
+
+import { computeSignals } from './signals.ts'
+import type { Signals } from './signals.ts'
+import { extractFeatures } from './features.ts'
+import { predict, sigmoid } from './model.ts'
+import type { Model, Prediction } from './model.ts'
+import { modelReasons, signalReasons } from './explain.ts'
+import type { NormalisedMessage } from './message.ts'
+import { WANTED_CATEGORIES } from './types.ts'
+import type { Category, ClassifierContext, ClassifierSettings, Decision, Strictness, WantedCategory } from './types.ts'
+
+/** Added to the model's unwanted log-odds: strict triples the odds, relaxed divides them by three. */
+export const STRICTNESS_OFFSET: Record<Strictness, number> = {
+  relaxed: -Math.log(3),
+  balanced: 0,
+  strict: Math.log(3),
+}
+
+/** The LLM is consulted only when the (strictness-adjusted) unwanted probability is in this band. */
+export const LLM_BAND: readonly [number, number] = [0.25, 0.85]
+/** The LLM can move the unwanted probability by at most this much. */
+export const LLM_MAX_SHIFT = 0.3
+
+export interface LlmVerdict {
+  category: Category
+  confidence: number
+  reason: string
+}
+
+/** What the classifier needs from an LLM: a verdict, or null when it is unavailable (→ local model). */
+export interface LlmJudge {
+  judge(message: NormalisedMessage): Promise<LlmVerdict | null>
+}
+
+export interface Analysis {
+  signals: Signals
+  prediction: Prediction
+  /** Strictness-adjusted probability of unwanted, before relationship rules. */
+  pUnwanted: number
+  /** Set when a rule decided the outcome; the LLM is never asked then. */
+  ruleDecision: Decision | null
+}
+
+export function isAllowed(category: Category, settings: ClassifierSettings): boolean {
+  switch (category) {
+    case 'genuine':
+      return true
+    case 'unwanted':
+      return false
+    case 'informational':
+      return settings.allowInformational
+    case 'promotional':
+      return settings.allowPromotional
+    case 'transactional':
+      return settings.allowTransactional
+  }
+}
+
+function clampThreshold(t: number): number {
+  if (!Number.isFinite(t)) return 0.7
+  return Math.min(1, Math.max(0.1, t))
+}
+
+function actionFor(category: Category, confidence: number, settings: ClassifierSettings): 'keep' | 'filter' {
+  if (isAllowed(category, settings)) return 'keep'
+  return confidence >= clampThreshold(settings.confidenceThreshold) ? 'filter' : 'keep'
+}
+
+function bestWanted(p: Prediction): { category: WantedCategory; p: number } {
+  let best = 0
+  for (let i = 1; i < WANTED_CATEGORIES.length; i++) if ((p.wanted[i] as number) > (p.wanted[best] as number)) best = i
+  return { category: WANTED_CATEGORIES[best] as WantedCategory, p: p.wanted[best] as number }
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000
+
+function finish(category: Category, confidence: number, reasons: string[], source: Decision['source'], settings: ClassifierSettings): Decision {
+  const c = round3(Math.min(1, Math.max(0, confidence)))
+  const action = actionFor(category, c, settings)
+  const out = reasons.slice(0, 6)
+  if (!isAllowed(category, settings) && action === 'keep') {
+    out.push(`Kept because the confidence (${Math.round(c * 100)} %) is below your threshold (${Math.round(clampThreshold(settings.confidenceThreshold) * 100)} %)`)
+  }
+  return { category, confidence: c, action, reasons: out, source }
+}
+
+export function analyse(message: NormalisedMessage, context: ClassifierContext, model: Model): Analysis {
+  const settings = context.settings
+  const signals = computeSignals(message, context)
+  const prediction = predict(model, extractFeatures(message, signals), true)
+  const pUnwanted = sigmoid(prediction.logit + STRICTNESS_OFFSET[settings.strictness])
+  const wanted = bestWanted(prediction)
+  let ruleDecision: Decision | null = null
+
+  if (signals.whitelisted) {
+    // Whitelist wins over everything, the blacklist included: moving wanted mail is the worst failure.
+    ruleDecision = {
+      category: wanted.category,
+      confidence: 1,
+      action: 'keep',
+      reasons: [`The sender's domain ${signals.whitelisted} is on your whitelist`, ...signalReasons(signals, wanted.category).slice(0, 2)],
+      source: 'rule',
+    }
+  } else if (signals.self) {
+    ruleDecision = finish('genuine', 1, ['You sent this message yourself'], 'rule', settings)
+  } else if (signals.blacklisted) {
+    ruleDecision = finish('unwanted', 1, [`The sender's domain ${signals.blacklisted} is on your blacklist`], 'rule', settings)
+  } else if (signals.knownContact || signals.knownDomain || signals.sameOrg) {
+    const why = signals.knownContact
+      ? 'You have written to this sender before'
+      : signals.sameOrg
+        ? `The sender is from your own organisation (${signals.senderOrg})`
+        : `You have written to people at ${signals.senderOrg} before`
+    // Never unwanted; the wanted kind still comes from the model so allow toggles keep working.
+    const extra = signalReasons(signals, wanted.category).filter((r) => !r.includes('cold outreach') && !r.includes('“Re:”'))
+    ruleDecision = finish(wanted.category, wanted.p, [why, ...extra.slice(0, 2)], pUnwanted >= 0.5 ? 'rule' : 'model', settings)
+  }
+  return { signals, prediction, pUnwanted, ruleDecision }
+}
+
+function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
+  const wanted = bestWanted(a.prediction)
+  if (a.pUnwanted >= 0.5) {
+    const reasons = [...signalReasons(a.signals, 'unwanted'), ...modelReasons(a.prediction, 'unwanted', a.pUnwanted)]
+    return finish('unwanted', a.pUnwanted, reasons, 'model', settings)
+  }
+  const confidence = (1 - a.pUnwanted) * wanted.p
+  const reasons = [...signalReasons(a.signals, wanted.category), ...modelReasons(a.prediction, wanted.category, a.pUnwanted)]
+  return finish(wanted.category, confidence, reasons, 'model', settings)
+}
+
+/** Classifies with rules and the local model only: synchronous, no I/O. */
+export function classify(message: NormalisedMessage, context: ClassifierContext, model: Model): Decision {
+  const a = analyse(message, context, model)
+  return a.ruleDecision ?? decideFromModel(a, context.settings)
+}
+
+export function inLlmBand(a: Analysis): boolean {
+  return a.ruleDecision === null && a.pUnwanted >= (LLM_BAND[0] as number) && a.pUnwanted < (LLM_BAND[1] as number)
+}
+
+/**
+ * Combines the local model with an LLM verdict. The LLM's view is averaged with the model's and may
+ * move the unwanted probability by at most LLM_MAX_SHIFT; when the message contains text addressed
+ * to an AI classifier, the LLM may only make the decision stricter, never keep the message.
+ */
+export function mergeLlmVerdict(a: Analysis, verdict: LlmVerdict, settings: ClassifierSettings): Decision {
+  const conf = Math.min(1, Math.max(0, verdict.confidence))
+  const llmP = verdict.category === 'unwanted' ? conf : 1 - conf
+  let p = 0.5 * a.pUnwanted + 0.5 * llmP
+  p = Math.min(a.pUnwanted + LLM_MAX_SHIFT, Math.max(a.pUnwanted - LLM_MAX_SHIFT, p))
+  const reasons: string[] = []
+  if (a.signals.injection && p < a.pUnwanted) {
+    p = a.pUnwanted
+    reasons.push('The message contains instructions aimed at an automated classifier, so the AI review could not lower its score')
+  }
+  if (p >= 0.5) {
+    reasons.push(...signalReasons(a.signals, 'unwanted'), `AI review: ${verdict.reason}`.slice(0, 200))
+    return finish('unwanted', p, reasons, 'llm', settings)
+  }
+  const model = bestWanted(a.prediction)
+  const category: WantedCategory =
+    verdict.category !== 'unwanted' && !a.signals.injection ? (verdict.category as WantedCategory) : model.category
+  reasons.push(...signalReasons(a.signals, category), `AI review: ${verdict.reason}`.slice(0, 200))
+  return finish(category, 1 - p, reasons, 'llm', settings)
+}
+
+export interface Classifier {
+  classify(message: NormalisedMessage, context: ClassifierContext): Decision
+  /** Like classify, but asks the LLM (when configured) about messages in the uncertain band. */
+  classifyWithLlm(message: NormalisedMessage, context: ClassifierContext): Promise<Decision>
+}
+
+export function createClassifier(options: { model: Model; llm?: LlmJudge }): Classifier {
+  const { model, llm } = options
+  return {
+    classify: (message, context) => classify(message, context, model),
+    async classifyWithLlm(message, context) {
+      const a = analyse(message, context, model)
+      if (a.ruleDecision) return a.ruleDecision
+      if (!llm || !inLlmBand(a)) return decideFromModel(a, context.settings)
+      let verdict: LlmVerdict | null = null
+      try {
+        verdict = await llm.judge(message)
+      } catch {
+        verdict = null
+      }
+      if (!verdict) return decideFromModel(a, context.settings)
+      return mergeLlmVerdict(a, verdict, context.settings)
+    },
+  }
+}

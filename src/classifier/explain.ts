@@ -1,0 +1,73 @@
+// Reasons a person understands, built from signals and the model's strongest word features.
+
+import type { Signals } from './signals.ts'
+import type { Prediction } from './model.ts'
+import type { Category } from './types.ts'
+
+const TX_TEXT: Record<string, string> = {
+  receipt: 'The subject looks like a receipt',
+  invoice: 'The subject looks like an invoice',
+  order: 'The subject looks like an order confirmation',
+  shipping: 'The subject looks like a shipping or delivery update',
+  booking: 'The subject looks like a booking or reservation',
+  code: 'The subject looks like a sign-in or verification code',
+  password: 'The subject looks like a password reset',
+  security: 'The subject looks like a security alert',
+  statement: 'The subject looks like an account statement',
+  payment: 'The subject looks like a payment notice',
+}
+
+export function bulkReason(s: Signals): string | null {
+  const parts: string[] = []
+  if (s.listUnsubscribe) parts.push('a List-Unsubscribe header')
+  if (s.listId) parts.push('mailing-list headers')
+  if (s.precedence) parts.push(`"Precedence: ${s.precedence}"`)
+  if (s.autoSubmitted) parts.push('an Auto-Submitted header')
+  if (parts.length === 0 && !s.esp && !s.feedbackId) return null
+  let sentence = parts.length > 0 ? 'Has ' + joinAnd(parts) : 'Sent in bulk'
+  if (s.esp) sentence += `${parts.length > 0 ? ' and was' : ''} sent through ${s.esp === 'a bulk sender' ? 'a bulk sender' : 'a bulk e-mail service (' + s.esp + ')'}`
+  else if (s.feedbackId) sentence += `${parts.length > 0 ? ' and' : ''} a bulk sender's feedback ID`
+  return sentence
+}
+
+function joinAnd(items: string[]): string {
+  if (items.length <= 1) return items.join('')
+  return items.slice(0, -1).join(', ') + ' and ' + items[items.length - 1]
+}
+
+function quoteWords(names: string[]): string {
+  return names.map((n) => `“${n.replace(/^s:/, '').replace(/_/g, ' ')}”`).join(', ')
+}
+
+function isWordFeature(name: string): boolean {
+  return !/^(h|from|reply|subj|body|tx|out|to|cc|links|len):/.test(name) && !name.startsWith('#')
+}
+
+export function signalReasons(s: Signals, category: Category): string[] {
+  const r: string[] = []
+  if (s.outreachTool) r.push(`Sent with a sales-outreach tool (${s.outreachTool})`)
+  if (s.fakeReply) r.push('The subject starts with “Re:” but the message is not a reply to anything you sent')
+  if (s.outreachPhrases.length > 0) r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.map((p) => `“${p}”`).join(', ')}`)
+  const bulk = bulkReason(s)
+  if (bulk) r.push(bulk)
+  if (s.transactional && (category === 'transactional' || category !== 'unwanted')) r.push(TX_TEXT[s.transactional] as string)
+  if (s.isThreadedReply && s.quotesEarlierMail && category !== 'unwanted') r.push('It is a reply in an existing conversation')
+  if (s.noReplySender && category !== 'genuine') r.push('Comes from an automated sender address')
+  if (s.undisclosedRecipients && category === 'unwanted') r.push('You are not among the listed recipients')
+  return r
+}
+
+export function modelReasons(p: Prediction, category: Category, pUnwanted: number): string[] {
+  const r: string[] = []
+  const pct = Math.round(pUnwanted * 100)
+  if (category === 'unwanted') {
+    const words = p.towardsUnwanted.filter((c) => isWordFeature(c.name)).slice(0, 4).map((c) => c.name)
+    if (words.length > 0) r.push(`Wording common in cold outreach and bulk spam: ${quoteWords(words)}`)
+    r.push(`The model rates it ${pct} % likely to be unsolicited`)
+  } else {
+    const words = p.awayFromUnwanted.filter((c) => isWordFeature(c.name)).slice(0, 3).map((c) => c.name)
+    if (words.length > 0) r.push(`Wording common in mail people want: ${quoteWords(words)}`)
+    r.push(`The model rates it ${pct} % likely to be unsolicited`)
+  }
+  return r
+}

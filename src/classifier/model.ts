@@ -1,0 +1,425 @@
+// The local model: two linear stages over the same sparse features.
+//   Stage 1: logistic regression, unwanted vs wanted (SpamAssassin + own corpus).
+//   Stage 2: softmax regression over the wanted kinds (own corpus + mapped SpamAssassin ham).
+// Both are trained with AdaGrad in a fixed order with a seeded shuffle, calibrated on out-of-fold
+// scores (Platt scaling for stage 1, a temperature for stage 2) and serialised with rounded weights,
+// so `npm run train` reproduces the artefact byte for byte. See docs/decisions/006-classifier.md.
+
+import { WANTED_CATEGORIES } from './types.ts'
+import type { Category, WantedCategory } from './types.ts'
+import type { FeatureVector } from './features.ts'
+
+export const MODEL_FORMAT = 'inbox-guard-classifier'
+export const MODEL_VERSION = 1
+
+export interface ModelArtefact {
+  format: typeof MODEL_FORMAT
+  version: number
+  /** Human-readable description of the training data (counts only). */
+  trainedOn: Record<string, number>
+  unwanted: { bias: number; platt: [number, number]; weights: Record<string, number> }
+  wanted: { classes: WantedCategory[]; bias: number[]; temperature: number; weights: Record<string, number[]> }
+}
+
+export interface Model {
+  artefact: ModelArtefact
+  unwantedWeights: Map<string, number>
+  unwantedBias: number
+  platt: [number, number]
+  wantedWeights: Map<string, Float64Array>
+  wantedBias: Float64Array
+  temperature: number
+}
+
+export interface Prediction {
+  /** Calibrated probability that the message is unwanted. */
+  pUnwanted: number
+  /** Calibrated log-odds of unwanted (before any strictness offset). */
+  logit: number
+  /** Distribution over WANTED_CATEGORIES, given the message is wanted. */
+  wanted: number[]
+  /** Features that pushed most towards / away from unwanted, strongest first. */
+  towardsUnwanted: { name: string; weight: number }[]
+  awayFromUnwanted: { name: string; weight: number }[]
+}
+
+export class ModelFormatError extends Error {
+  override name = 'ModelFormatError'
+}
+
+/** Builds a ready-to-use model from already-parsed artefact JSON (the caller does the file I/O). */
+export function loadModel(json: unknown): Model {
+  const a = json as Partial<ModelArtefact> | null
+  if (!a || a.format !== MODEL_FORMAT) throw new ModelFormatError('Not an Inbox Guard classifier model.')
+  if (a.version !== MODEL_VERSION) {
+    throw new ModelFormatError(`Model version ${String(a.version)} is not supported (expected ${MODEL_VERSION}); run npm run train.`)
+  }
+  if (!a.unwanted || !a.wanted) throw new ModelFormatError('The model file is incomplete.')
+  const unwantedWeights = new Map<string, number>(Object.entries(a.unwanted.weights))
+  const wantedWeights = new Map<string, Float64Array>()
+  for (const [k, v] of Object.entries(a.wanted.weights)) wantedWeights.set(k, Float64Array.from(v))
+  return {
+    artefact: a as ModelArtefact,
+    unwantedWeights,
+    unwantedBias: a.unwanted.bias,
+    platt: a.unwanted.platt,
+    wantedWeights,
+    wantedBias: Float64Array.from(a.wanted.bias),
+    temperature: a.wanted.temperature,
+  }
+}
+
+export function sigmoid(z: number): number {
+  if (z >= 0) return 1 / (1 + Math.exp(-z))
+  const e = Math.exp(z)
+  return e / (1 + e)
+}
+
+function softmax(z: Float64Array | number[], temperature = 1): number[] {
+  let max = -Infinity
+  for (const v of z) if (v > max) max = v
+  const out = new Array<number>(z.length)
+  let sum = 0
+  for (let i = 0; i < z.length; i++) {
+    const e = Math.exp(((z[i] as number) - max) / temperature)
+    out[i] = e
+    sum += e
+  }
+  for (let i = 0; i < out.length; i++) out[i] = (out[i] as number) / sum
+  return out
+}
+
+export function predict(model: Model, fv: FeatureVector, explain = false): Prediction {
+  let raw = model.unwantedBias
+  const k = WANTED_CATEGORIES.length
+  const z = Float64Array.from(model.wantedBias)
+  const contributions: { name: string; weight: number }[] = []
+  const { names, values } = fv
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i] as string
+    const v = values[i] as number
+    const w = model.unwantedWeights.get(name)
+    if (w !== undefined) {
+      raw += w * v
+      if (explain) contributions.push({ name, weight: w * v })
+    }
+    const ww = model.wantedWeights.get(name)
+    if (ww !== undefined) for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (ww[c] as number) * v
+  }
+  const logit = model.platt[0] * raw + model.platt[1]
+  let towardsUnwanted: Prediction['towardsUnwanted'] = []
+  let awayFromUnwanted: Prediction['awayFromUnwanted'] = []
+  if (explain) {
+    contributions.sort((x, y) => y.weight - x.weight || (x.name < y.name ? -1 : 1))
+    towardsUnwanted = contributions.filter((c) => c.weight > 0).slice(0, 8)
+    awayFromUnwanted = contributions.filter((c) => c.weight < 0).reverse().slice(0, 8)
+  }
+  return { pUnwanted: sigmoid(logit), logit, wanted: softmax(z, model.temperature), towardsUnwanted, awayFromUnwanted }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training
+
+export interface TrainingExample {
+  features: FeatureVector
+  label: Category
+  /** Importance of this example (own corpus counts more than 2002 mail). */
+  weight: number
+  /** Importance in the second stage; 0 leaves the example out of it. Defaults to weight. */
+  wantedWeight?: number
+}
+
+export interface TrainOptions {
+  epochs: number
+  learningRate: number
+  l2: number
+  minDocFreq: number
+  seed: number
+  folds: number
+  /** Weights below this magnitude are dropped from the artefact. */
+  pruneBelow: number
+  /** At most this many features per stage are kept (strongest first), to keep the artefact small. */
+  maxFeatures: number
+  trainedOn: Record<string, number>
+}
+
+export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
+  epochs: 12,
+  learningRate: 0.2,
+  l2: 2e-5,
+  minDocFreq: 4,
+  seed: 20021,
+  folds: 5,
+  pruneBelow: 0.01,
+  maxFeatures: 16_000,
+  trainedOn: {},
+}
+
+/** Small deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function shuffled(n: number, random: () => number): number[] {
+  const idx = Array.from({ length: n }, (_, i) => i)
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    const t = idx[i] as number
+    idx[i] = idx[j] as number
+    idx[j] = t
+  }
+  return idx
+}
+
+interface Encoded {
+  idx: Int32Array
+  val: Float64Array
+}
+
+function encode(examples: TrainingExample[], vocab: Map<string, number>): Encoded[] {
+  return examples.map((e) => {
+    const idx: number[] = []
+    const val: number[] = []
+    const seen = new Set<number>()
+    for (let i = 0; i < e.features.names.length; i++) {
+      const j = vocab.get(e.features.names[i] as string)
+      if (j === undefined || seen.has(j)) continue
+      seen.add(j)
+      idx.push(j)
+      val.push(e.features.values[i] as number)
+    }
+    return { idx: Int32Array.from(idx), val: Float64Array.from(val) }
+  })
+}
+
+function trainBinary(data: Encoded[], y: number[], weights: number[], dim: number, o: TrainOptions): { w: Float64Array; b: number } {
+  const w = new Float64Array(dim)
+  const g2 = new Float64Array(dim).fill(1e-8)
+  let b = 0
+  let gb2 = 1e-8
+  const random = rng(o.seed)
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (const n of shuffled(data.length, random)) {
+      const d = data[n] as Encoded
+      const sw = weights[n] as number
+      if (sw <= 0) continue
+      let z = b
+      for (let i = 0; i < d.idx.length; i++) z += (w[d.idx[i] as number] as number) * (d.val[i] as number)
+      const g = (sigmoid(z) - (y[n] as number)) * sw
+      for (let i = 0; i < d.idx.length; i++) {
+        const j = d.idx[i] as number
+        const gj = g * (d.val[i] as number) + o.l2 * (w[j] as number)
+        g2[j] = (g2[j] as number) + gj * gj
+        w[j] = (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number)
+      }
+      gb2 += g * g
+      b -= (o.learningRate * g) / Math.sqrt(gb2)
+    }
+  }
+  return { w, b }
+}
+
+function trainSoftmax(data: Encoded[], y: number[], weights: number[], dim: number, k: number, o: TrainOptions): { w: Float64Array; b: Float64Array } {
+  const w = new Float64Array(dim * k)
+  const g2 = new Float64Array(dim * k).fill(1e-8)
+  const b = new Float64Array(k)
+  const gb2 = new Float64Array(k).fill(1e-8)
+  const random = rng(o.seed + 1)
+  const z = new Float64Array(k)
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (const n of shuffled(data.length, random)) {
+      const d = data[n] as Encoded
+      const sw = weights[n] as number
+      if (sw <= 0) continue
+      z.set(b)
+      for (let i = 0; i < d.idx.length; i++) {
+        const base = (d.idx[i] as number) * k
+        const v = d.val[i] as number
+        for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (w[base + c] as number) * v
+      }
+      const p = softmax(z)
+      for (let c = 0; c < k; c++) {
+        const g = ((p[c] as number) - (c === y[n] ? 1 : 0)) * sw
+        for (let i = 0; i < d.idx.length; i++) {
+          const j = (d.idx[i] as number) * k + c
+          const gj = g * (d.val[i] as number) + o.l2 * (w[j] as number)
+          g2[j] = (g2[j] as number) + gj * gj
+          w[j] = (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number)
+        }
+        gb2[c] = (gb2[c] as number) + g * g
+        b[c] = (b[c] as number) - (o.learningRate * g) / Math.sqrt(gb2[c] as number)
+      }
+    }
+  }
+  return { w, b }
+}
+
+function dot(d: Encoded, w: Float64Array, b: number): number {
+  let z = b
+  for (let i = 0; i < d.idx.length; i++) z += (w[d.idx[i] as number] as number) * (d.val[i] as number)
+  return z
+}
+
+/** Fits p = sigmoid(a·s + c) to out-of-fold scores by weighted gradient descent (Platt scaling). */
+function fitPlatt(scores: number[], y: number[], weights: number[]): [number, number] {
+  let a = 1
+  let c = 0
+  for (let it = 0; it < 3000; it++) {
+    let ga = 0
+    let gc = 0
+    let wsum = 0
+    for (let i = 0; i < scores.length; i++) {
+      const sw = weights[i] as number
+      if (sw <= 0) continue
+      const s = scores[i] as number
+      const g = (sigmoid(a * s + c) - (y[i] as number)) * sw
+      ga += g * s
+      gc += g
+      wsum += sw
+    }
+    a -= (0.5 * ga) / wsum
+    c -= (0.5 * gc) / wsum
+  }
+  return [a, c]
+}
+
+function fitTemperature(logits: Float64Array[], y: number[], weights: number[]): number {
+  let best = 1
+  let bestLoss = Infinity
+  for (let t = 0.5; t <= 4.0001; t += 0.05) {
+    let loss = 0
+    for (let i = 0; i < logits.length; i++) {
+      const sw = weights[i] as number
+      if (sw <= 0) continue
+      const p = softmax(logits[i] as Float64Array, t)
+      loss -= sw * Math.log(Math.max(1e-12, p[y[i] as number] as number))
+    }
+    if (loss < bestLoss - 1e-9) {
+      bestLoss = loss
+      best = t
+    }
+  }
+  return Math.round(best * 100) / 100
+}
+
+const round = (x: number, digits = 4) => {
+  const f = 10 ** digits
+  const r = Math.round(x * f) / f
+  return r === 0 ? 0 : r
+}
+
+export function buildVocabulary(examples: TrainingExample[], minDocFreq: number): Map<string, number> {
+  const df = new Map<string, number>()
+  for (const e of examples) {
+    const seen = new Set(e.features.names)
+    for (const n of seen) df.set(n, (df.get(n) ?? 0) + 1)
+  }
+  const names = [...df.entries()].filter(([, c]) => c >= minDocFreq).map(([n]) => n)
+  names.sort()
+  return new Map(names.map((n, i) => [n, i]))
+}
+
+export function trainModel(examples: TrainingExample[], options: Partial<TrainOptions> = {}): ModelArtefact {
+  const o: TrainOptions = { ...DEFAULT_TRAIN_OPTIONS, ...options }
+  const vocab = buildVocabulary(examples, o.minDocFreq)
+  const dim = vocab.size
+  const data = encode(examples, vocab)
+  const yU = examples.map((e) => (e.label === 'unwanted' ? 1 : 0))
+  const wU = examples.map((e) => e.weight)
+  const k = WANTED_CATEGORIES.length
+  const yW = examples.map((e) => (e.label === 'unwanted' ? -1 : WANTED_CATEGORIES.indexOf(e.label as WantedCategory)))
+  const wW = examples.map((e, i) => (yW[i] === -1 ? 0 : (e.wantedWeight ?? e.weight)))
+
+  // Out-of-fold scores for calibration: each example is scored by a model that never saw it.
+  const oofScores = new Array<number>(examples.length).fill(0)
+  const oofLogits: Float64Array[] = examples.map(() => new Float64Array(k))
+  if (o.folds > 1) {
+    for (let f = 0; f < o.folds; f++) {
+      const trainW = wU.map((w, i) => (i % o.folds === f ? 0 : w))
+      const m = trainBinary(data, yU, trainW, dim, o)
+      const trainWW = wW.map((w, i) => (i % o.folds === f ? 0 : w))
+      const s = trainSoftmax(data, yW, trainWW, dim, k, o)
+      for (let i = f; i < examples.length; i += o.folds) {
+        const d = data[i] as Encoded
+        oofScores[i] = dot(d, m.w, m.b)
+        const z = Float64Array.from(s.b)
+        for (let t = 0; t < d.idx.length; t++) {
+          const base = (d.idx[t] as number) * k
+          for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (s.w[base + c] as number) * (d.val[t] as number)
+        }
+        oofLogits[i] = z
+      }
+    }
+  }
+  const platt = o.folds > 1 ? fitPlatt(oofScores, yU, wU) : ([1, 0] as [number, number])
+  const temperature = o.folds > 1 ? fitTemperature(oofLogits, yW, wW) : 1
+
+  const m = trainBinary(data, yU, wU, dim, o)
+  const s = trainSoftmax(data, yW, wW, dim, k, o)
+  const names = [...vocab.keys()]
+  const unwantedWeights: Record<string, number> = {}
+  const wantedWeights: Record<string, number[]> = {}
+  for (let j = 0; j < dim; j++) {
+    const name = names[j] as string
+    const w = round(m.w[j] as number)
+    if (Math.abs(w) >= o.pruneBelow) unwantedWeights[name] = w
+    const ws: number[] = []
+    let keep = false
+    for (let c = 0; c < k; c++) {
+      const v = round(s.w[j * k + c] as number)
+      ws.push(v)
+      if (Math.abs(v) >= o.pruneBelow) keep = true
+    }
+    if (keep) wantedWeights[name] = ws
+  }
+  capFeatures(unwantedWeights, (w) => Math.abs(w), o.maxFeatures)
+  capFeatures(wantedWeights, (ws) => Math.max(...ws.map(Math.abs)), o.maxFeatures)
+  return {
+    format: MODEL_FORMAT,
+    version: MODEL_VERSION,
+    trainedOn: o.trainedOn,
+    unwanted: { bias: round(m.b), platt: [round(platt[0]), round(platt[1])], weights: unwantedWeights },
+    wanted: { classes: [...WANTED_CATEGORIES], bias: Array.from(s.b, (v) => round(v)), temperature, weights: wantedWeights },
+  }
+}
+
+function capFeatures<T>(weights: Record<string, T>, size: (w: T) => number, max: number): void {
+  const keys = Object.keys(weights)
+  if (keys.length <= max) return
+  keys.sort((a, b) => size(weights[b] as T) - size(weights[a] as T) || (a < b ? -1 : 1))
+  for (const k of keys.slice(max)) delete weights[k]
+}
+
+/** Stable JSON: one weight per line keeps diffs readable and the file reproducible. */
+export function serialiseModel(a: ModelArtefact): string {
+  const lines: string[] = []
+  lines.push('{')
+  lines.push(`"format": ${JSON.stringify(a.format)},`)
+  lines.push(`"version": ${a.version},`)
+  lines.push(`"trainedOn": ${JSON.stringify(sortKeys(a.trainedOn))},`)
+  lines.push(`"unwanted": {"bias": ${a.unwanted.bias}, "platt": ${JSON.stringify(a.unwanted.platt)}, "weights": {`)
+  const uk = Object.keys(a.unwanted.weights).sort()
+  uk.forEach((key, i) => lines.push(`${JSON.stringify(key)}: ${a.unwanted.weights[key]}${i < uk.length - 1 ? ',' : ''}`))
+  lines.push('}},')
+  lines.push(
+    `"wanted": {"classes": ${JSON.stringify(a.wanted.classes)}, "bias": ${JSON.stringify(a.wanted.bias)}, "temperature": ${a.wanted.temperature}, "weights": {`,
+  )
+  const wk = Object.keys(a.wanted.weights).sort()
+  wk.forEach((key, i) => lines.push(`${JSON.stringify(key)}: ${JSON.stringify(a.wanted.weights[key])}${i < wk.length - 1 ? ',' : ''}`))
+  lines.push('}}')
+  lines.push('}')
+  return lines.join('\n') + '\n'
+}
+
+function sortKeys(o: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {}
+  for (const k of Object.keys(o).sort()) out[k] = o[k] as number
+  return out
+}

@@ -1,0 +1,335 @@
+// Deterministic signals read from headers, addresses and the caller's context before the model
+// runs: user rules, relationship, bulk/list headers, e-mail service providers, transactional
+// patterns. See docs/classifier.md ("Signals").
+
+import type { ClassifierContext } from './types.ts'
+import type { NormalisedMessage } from './message.ts'
+import { domainOf } from './message.ts'
+
+/** Public mailbox providers: writing to someone there says nothing about anyone else there. */
+export const PUBLIC_DOMAINS = new Set([
+  'gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'hotmail.co.uk', 'hotmail.de', 'hotmail.it', 'hotmail.fr',
+  'live.com', 'live.co.uk', 'msn.com', 'yahoo.com', 'yahoo.co.uk', 'yahoo.de', 'yahoo.fr', 'yahoo.it', 'yahoo.es',
+  'ymail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'gmx.de', 'gmx.net', 'gmx.com', 'gmx.at', 'web.de',
+  't-online.de', 'freenet.de', 'libero.it', 'virgilio.it', 'tiscali.it', 'alice.it', 'orange.fr', 'free.fr',
+  'laposte.net', 'wanadoo.fr', 'sfr.fr', 'proton.me', 'protonmail.com', 'pm.me', 'tutanota.com', 'zoho.com',
+  'yandex.ru', 'yandex.com', 'mail.ru', 'qq.com', '163.com', '126.com', 'naver.com', 'hey.com', 'fastmail.com',
+  'uol.com.br', 'bol.com.br', 'terra.com.br', 'sapo.pt', 'rediffmail.com', 'seznam.cz', 'wp.pl', 'o2.pl',
+  'btinternet.com', 'sky.com', 'comcast.net', 'verizon.net', 'att.net', 'bluewin.ch', 'telenet.be', 'ziggo.nl',
+])
+
+const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne', 'or', 'gob', 'nic', 'ltd', 'plc'])
+
+/** Approximate registrable domain ("mail.shop.co.uk" → "shop.co.uk"), without a public-suffix list. */
+export function orgDomainOf(domain: string): string {
+  const labels = domain.toLowerCase().split('.').filter(Boolean)
+  if (labels.length <= 2) return labels.join('.')
+  const tld = labels[labels.length - 1] as string
+  const sld = labels[labels.length - 2] as string
+  const keep = tld.length === 2 && SECOND_LEVEL.has(sld) ? 3 : 2
+  return labels.slice(-keep).join('.')
+}
+
+function domainMatches(domain: string, list: readonly string[]): string | null {
+  for (const entry of list) {
+    const d = entry.trim().toLowerCase().replace(/^@/, '').replace(/^\*\./, '')
+    if (!d) continue
+    if (domain === d || domain.endsWith('.' + d)) return d
+  }
+  return null
+}
+
+export interface EspFingerprint {
+  name: string
+  /** A sales-engagement tool used for cold sequences rather than a newsletter platform. */
+  outreachTool: boolean
+}
+
+const ESP_HEADERS: [string, string][] = [
+  ['x-mailgun-sid', 'Mailgun'],
+  ['x-mailgun-tag', 'Mailgun'],
+  ['x-mailgun-variables', 'Mailgun'],
+  ['x-sg-eid', 'SendGrid'],
+  ['x-sg-id', 'SendGrid'],
+  ['x-mc-user', 'Mailchimp'],
+  ['x-mandrill-user', 'Mailchimp'],
+  ['x-campaignid', 'Mailchimp'],
+  ['x-sfmc-stack', 'Salesforce Marketing Cloud'],
+  ['x-mailin-eid', 'Brevo'],
+  ['x-sib-id', 'Brevo'],
+  ['x-pm-message-id', 'Postmark'],
+  ['x-mj-mid', 'Mailjet'],
+  ['x-roving-id', 'Constant Contact'],
+  ['x-kmail-account', 'Klaviyo'],
+  ['x-hs-cid', 'HubSpot'],
+  ['x-ses-outgoing', 'Amazon SES'],
+  ['x-mktomail', 'Marketo'],
+  ['x-mailjet-campaign', 'Mailjet'],
+  ['x-cmail-sid', 'Campaign Monitor'],
+  ['x-csa-complaints', 'a bulk sender'],
+  ['x-msfbl', 'Salesforce Marketing Cloud'],
+  ['x-marketoid', 'Marketo'],
+  ['x-ms-exchange-organization-bulk', 'a bulk sender'],
+]
+
+const ESP_DOMAINS: [RegExp, string][] = [
+  [/mcsv\.net|mcdlv\.net|mailchimp|rsgsv\.net|list-manage\.com/, 'Mailchimp'],
+  [/amazonses\.com/, 'Amazon SES'],
+  [/sendgrid\.net|sendgrid/, 'SendGrid'],
+  [/mailgun\.(org|net|info)/, 'Mailgun'],
+  [/sparkpostmail\.com|sparkpost/, 'SparkPost'],
+  [/mktomail\.com|mktdns\.com|marketo/, 'Marketo'],
+  [/hubspotemail\.net|hubspotstarter|hs-email|hubspot/, 'HubSpot'],
+  [/exacttarget\.com|sfmc|s\d+\.exct\.net/, 'Salesforce Marketing Cloud'],
+  [/klaviyo|kmail-lists\.com/, 'Klaviyo'],
+  [/constantcontact\.com|ccsend\.com/, 'Constant Contact'],
+  [/sendinblue|brevo\.com|sib\.|mailin\.fr/, 'Brevo'],
+  [/mtasv\.net|postmarkapp/, 'Postmark'],
+  [/mailjet/, 'Mailjet'],
+  [/createsend|cmail\d*\.com/, 'Campaign Monitor'],
+  [/customeriomail|customer\.io/, 'Customer.io'],
+  [/iterable/, 'Iterable'],
+  [/braze|appboy/, 'Braze'],
+  [/substack\.com/, 'Substack'],
+  [/beehiiv/, 'beehiiv'],
+  [/convertkit|ck\.page|kit-mail/, 'Kit'],
+  [/mailerlite|mlsend/, 'MailerLite'],
+]
+
+/** Sales-engagement tools behind cold sequences. */
+const OUTREACH_TOOLS: [RegExp, string][] = [
+  [/lemlist/, 'lemlist'],
+  [/apollo\.io|apollomail|apollo-mail/, 'Apollo'],
+  [/outreach\.io|outrch/, 'Outreach'],
+  [/salesloft/, 'Salesloft'],
+  [/mailshake/, 'Mailshake'],
+  [/instantly\.ai|instantly/, 'Instantly'],
+  [/smartlead/, 'Smartlead'],
+  [/woodpecker\.co/, 'Woodpecker'],
+  [/reply\.io/, 'Reply.io'],
+  [/yesware/, 'Yesware'],
+  [/mixmax/, 'Mixmax'],
+  [/saleshandy/, 'SalesHandy'],
+  [/quickmail\.io/, 'QuickMail'],
+  [/gmass/, 'GMass'],
+  [/mailmeteor/, 'Mailmeteor'],
+  [/snov\.io/, 'Snov.io'],
+  [/klenty/, 'Klenty'],
+  [/seamless\.ai/, 'Seamless.AI'],
+  [/hunter\.io/, 'Hunter'],
+  [/mailtrack/, 'Mailtrack'],
+]
+
+export type TransactionalKind =
+  | 'receipt'
+  | 'invoice'
+  | 'order'
+  | 'shipping'
+  | 'booking'
+  | 'code'
+  | 'password'
+  | 'security'
+  | 'statement'
+  | 'payment'
+
+const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
+  [/\b(receipt|quittung|ricevuta|recibo|re[çc]u)\b/i, 'receipt'],
+  [/\b(invoice|rechnung|fattura|factura|facture)\b/i, 'invoice'],
+  [/\b(order (confirm|#|no\b|number)|your order|bestellung|bestellbest[äa]tigung|ordine|pedido|commande)\b/i, 'order'],
+  [/\b(shipped|shipping confirmation|out for delivery|has been delivered|your package|tracking number|versandt|versandbest|spedizione|spedito|envío|expédié|colis)\b/i, 'shipping'],
+  [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation)\b/i, 'booking'],
+  [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|codice di verifica|código de verificación)\b/i, 'code'],
+  [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña)\b/i, 'password'],
+  [/\b(security alert|new sign-?in|new login|unusual (sign-?in|activity)|sicherheitswarnung|avviso di sicurezza)\b/i, 'security'],
+  [/\b(statement|kontoauszug|estratto conto|extracto)\b/i, 'statement'],
+  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/i, 'payment'],
+]
+
+const OUTREACH_PHRASES: [RegExp, string][] = [
+  [/\bquick question\b/i, 'quick question'],
+  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/i, 'following up'],
+  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/i, 'bumping this'],
+  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/i, 'a short call'],
+  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/i, 'asks for a call'],
+  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/i, 'asks for the right person'],
+  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/i, 'link building'],
+  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/i, 'lead lists'],
+  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/i, 'came across your company'],
+  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/i, 'opt-out by reply'],
+  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/i, 'vague partnership'],
+  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/i, 'paid award'],
+  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/i, 'agency pitch'],
+]
+
+const INJECTION =
+  /\b(ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|rules)|disregard (all |any )?(previous|prior) instructions|classify (this|the) (e-?mail|message) as|mark (this|the) (e-?mail|message) as (genuine|important|safe|wanted)|you are (an? )?(ai|language model|assistant|classifier)|system prompt|assistant:|\[\/?(inst|system)\])/i
+
+export interface Signals {
+  senderAddress: string
+  senderDomain: string
+  senderOrg: string
+  self: boolean
+  whitelisted: string | null
+  blacklisted: string | null
+  knownContact: boolean
+  knownDomain: boolean
+  sameOrg: boolean
+  listUnsubscribe: boolean
+  oneClickUnsubscribe: boolean
+  listId: boolean
+  precedence: string
+  autoSubmitted: boolean
+  feedbackId: boolean
+  esp: string | null
+  outreachTool: string | null
+  noReplySender: boolean
+  roleSender: boolean
+  freemailSender: boolean
+  replyToOtherDomain: boolean
+  isThreadedReply: boolean
+  fakeReply: boolean
+  forwarded: boolean
+  quotesEarlierMail: boolean
+  unsubscribeText: boolean
+  transactional: TransactionalKind | null
+  outreachPhrases: string[]
+  injection: boolean
+  recipientCount: number
+  undisclosedRecipients: boolean
+}
+
+function has(message: NormalisedMessage, name: string): boolean {
+  const v = message.headers[name]
+  return v !== undefined && v.length > 0
+}
+
+function h(message: NormalisedMessage, name: string): string {
+  const v = message.headers[name]
+  return v && v.length > 0 ? (v[0] as string) : ''
+}
+
+const REPLY_PREFIX = /^\s*((re|aw|sv|vs|antw|rif|r|res|odp|ynt)\s*(\[\d+\])?\s*:\s*)+/i
+const FWD_PREFIX = /^\s*(fwd?|wg|tr|rv|i|enc)\s*:/i
+const NOREPLY = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|mailer-daemon|notifications?|notify|alerts?|updates?|news(letter)?|info|hello|team|marketing|support|billing|receipts?|orders?|account|accounts|service|bounce[s]?)([-_.+].*)?$/i
+const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|news|newsletter|offers|deals|promo|promotions)([-_.+].*)?$/i
+const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/i
+
+export function computeSignals(message: NormalisedMessage, context: ClassifierContext): Signals {
+  const senderAddress = message.from?.address ?? ''
+  const senderDomain = domainOf(senderAddress)
+  const senderOrg = orgDomainOf(senderDomain)
+  const local = senderAddress.slice(0, senderAddress.lastIndexOf('@'))
+  const me = (context.me ?? '').toLowerCase()
+
+  const knownAddresses = context.knownAddresses
+  let knownContact = false
+  for (const a of knownAddresses) {
+    if (a.toLowerCase() === senderAddress) {
+      knownContact = true
+      break
+    }
+  }
+  let knownDomain = false
+  if (!PUBLIC_DOMAINS.has(senderDomain) && !PUBLIC_DOMAINS.has(senderOrg) && senderOrg) {
+    for (const d of context.knownDomains) {
+      const dd = d.toLowerCase()
+      if (PUBLIC_DOMAINS.has(dd)) continue
+      if (orgDomainOf(dd) === senderOrg) {
+        knownDomain = true
+        break
+      }
+    }
+  }
+  const org = (context.orgDomain ?? '').toLowerCase()
+  const sameOrg = !!org && !PUBLIC_DOMAINS.has(org) && senderOrg !== '' && orgDomainOf(org) === senderOrg
+
+  const returnPath = h(message, 'return-path').toLowerCase()
+  const msgIdDomain = domainOf(message.messageId)
+  const mailer = (h(message, 'x-mailer') + ' ' + h(message, 'user-agent')).toLowerCase()
+  let esp: string | null = null
+  for (const [name, label] of ESP_HEADERS) {
+    if (has(message, name)) {
+      esp = label
+      break
+    }
+  }
+  const listUnsub = h(message, 'list-unsubscribe').toLowerCase()
+  const espHaystack = returnPath + ' ' + msgIdDomain + ' ' + listUnsub + ' ' + h(message, 'sender').toLowerCase()
+  if (!esp) {
+    for (const [re, label] of ESP_DOMAINS) {
+      if (re.test(espHaystack)) {
+        esp = label
+        break
+      }
+    }
+  }
+  let outreachTool: string | null = null
+  const toolHaystack = espHaystack + ' ' + mailer + ' ' + Object.keys(message.headers).filter((k) => k.startsWith('x-')).join(' ')
+  for (const [re, label] of OUTREACH_TOOLS) {
+    if (re.test(toolHaystack)) {
+      outreachTool = label
+      break
+    }
+  }
+
+  const subject = message.subject
+  const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references')
+  const replySubject = REPLY_PREFIX.test(subject)
+  const textHead = message.text.length > 6000 ? message.text.slice(0, 6000) : message.text
+  const quotesEarlierMail = QUOTE_HEADER.test(textHead) || /\n>[^\n]*\n>/.test(textHead)
+
+  let transactional: TransactionalKind | null = null
+  for (const [re, kind] of TRANSACTIONAL_SUBJECT) {
+    if (re.test(subject)) {
+      transactional = kind
+      break
+    }
+  }
+
+  const outreachPhrases: string[] = []
+  const head = subject + '\n' + (textHead.length > 3000 ? textHead.slice(0, 3000) : textHead)
+  for (const [re, label] of OUTREACH_PHRASES) if (re.test(head)) outreachPhrases.push(label)
+
+  const precedence = h(message, 'precedence').toLowerCase().trim()
+  const autoSubmittedValue = h(message, 'auto-submitted').toLowerCase()
+  const recipients = message.to.length + message.cc.length
+  const toRaw = h(message, 'to').toLowerCase()
+
+  const replyToDomain = message.replyTo[0] ? orgDomainOf(domainOf(message.replyTo[0].address)) : ''
+
+  return {
+    senderAddress,
+    senderDomain,
+    senderOrg,
+    self: !!me && senderAddress === me,
+    whitelisted: senderDomain ? domainMatches(senderDomain, context.whitelistDomains) : null,
+    blacklisted: senderDomain ? domainMatches(senderDomain, context.blacklistDomains) : null,
+    knownContact,
+    knownDomain,
+    sameOrg,
+    listUnsubscribe: listUnsub.length > 0,
+    oneClickUnsubscribe: has(message, 'list-unsubscribe-post'),
+    listId: has(message, 'list-id') || has(message, 'mailing-list') || has(message, 'list-post'),
+    precedence: precedence === 'bulk' || precedence === 'list' || precedence === 'junk' ? precedence : '',
+    autoSubmitted: (autoSubmittedValue !== '' && autoSubmittedValue !== 'no') || has(message, 'x-auto-response-suppress'),
+    feedbackId: has(message, 'feedback-id'),
+    esp,
+    outreachTool,
+    noReplySender: NOREPLY.test(local),
+    roleSender: ROLE.test(local),
+    freemailSender: PUBLIC_DOMAINS.has(senderDomain),
+    replyToOtherDomain: replyToDomain !== '' && replyToDomain !== senderOrg,
+    isThreadedReply,
+    fakeReply: replySubject && !isThreadedReply,
+    forwarded: FWD_PREFIX.test(subject),
+    quotesEarlierMail,
+    unsubscribeText: /unsubscribe|opt[- ]out|abmelden|abbestellen|désinscri|desinscri|disiscriv|cancella(re)? l'iscrizione|darse de baja|cancelar suscripci|manage (your )?(preferences|subscriptions)|email preferences/i.test(
+      message.text.length > 20000 ? message.text.slice(-20000) : message.text,
+    ),
+    transactional,
+    outreachPhrases,
+    injection: INJECTION.test(subject + '\n' + message.text),
+    recipientCount: recipients,
+    undisclosedRecipients: recipients === 0 || toRaw.includes('undisclosed') || toRaw.includes('recipient list suppressed'),
+  }
+}

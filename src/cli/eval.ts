@@ -1,0 +1,119 @@
+// npm run eval: figures for the SpamAssassin test split (index % 5 == 0) and corpus/heldout,
+// with default settings (balanced strictness, threshold 0.7). See docs/classifier.md ("Evaluation").
+
+import { parseRawMessage } from '#classifier/message.ts'
+import { classify } from '#classifier/classify.ts'
+import { CATEGORIES, emptyContext } from '#classifier/types.ts'
+import type { Decision } from '#classifier/types.ts'
+import { isSpam, isSpamAssassinTest, loadCorpus, loadSpamAssassin } from './lib/corpus.ts'
+import { readModel } from './lib/model-file.ts'
+import { confusion, f3, formatConfusion, formatTable, pct, prf } from './lib/metrics.ts'
+
+const verbose = process.argv.includes('--verbose')
+const model = readModel()
+const out = (s = '') => process.stdout.write(s + '\n')
+
+// --- SpamAssassin test split -------------------------------------------------------------------
+const ctx = emptyContext()
+const saPairs: [string, string][] = []
+const groups = new Map<string, { n: number; unwanted: number; filtered: number }>()
+for (const item of loadSpamAssassin()) {
+  if (!isSpamAssassinTest(item)) continue
+  let d: Decision
+  try {
+    d = classify(parseRawMessage(item.text), ctx, model)
+  } catch {
+    continue
+  }
+  const truth = isSpam(item) ? 'unwanted' : 'wanted'
+  saPairs.push([truth, d.category])
+  const g = groups.get(item.group) ?? { n: 0, unwanted: 0, filtered: 0 }
+  g.n++
+  if (d.category === 'unwanted') g.unwanted++
+  if (d.action === 'filter') g.filtered++
+  groups.set(item.group, g)
+  if (verbose && (truth === 'unwanted') !== (d.category === 'unwanted')) {
+    out(`  SA miss [${item.group} #${item.index}] → ${d.category} ${d.confidence}: ${d.reasons.join(' | ')}`)
+  }
+}
+const saU = prf(saPairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
+const saW = prf(saPairs, (t) => t === 'wanted', (p) => p !== 'unwanted')
+out('== SpamAssassin test split (index % 5 == 0), unwanted vs wanted ==')
+out(
+  formatTable(
+    ['class', 'precision', 'recall', 'F1', 'support'],
+    [
+      ['unwanted (spam)', f3(saU.precision), f3(saU.recall), f3(saU.f1), saU.support],
+      ['wanted (ham)', f3(saW.precision), f3(saW.recall), f3(saW.f1), saW.support],
+    ],
+  ),
+)
+out()
+out(formatConfusion(confusion(['wanted', 'unwanted'], [...CATEGORIES], saPairs)))
+out()
+const byGroup = (prefix: string) => {
+  let n = 0
+  let u = 0
+  let f = 0
+  for (const [k, g] of groups) if (k.startsWith(prefix)) ((n += g.n), (u += g.unwanted), (f += g.filtered))
+  return { n, u, f }
+}
+const easy = byGroup('easy-ham')
+const hard = byGroup('hard-ham')
+out(
+  formatTable(
+    ['wanted subset', 'messages', 'called unwanted', 'share', 'would be moved'],
+    [
+      ['easy ham', easy.n, easy.u, pct(easy.u / Math.max(1, easy.n)), easy.f],
+      ['hard ham', hard.n, hard.u, pct(hard.u / Math.max(1, hard.n)), hard.f],
+    ],
+  ),
+)
+
+// --- Held-out corpus ----------------------------------------------------------------------------
+out()
+out('== Held-out corpus (corpus/heldout), 5-way ==')
+const held = loadCorpus('heldout')
+const hPairs: [string, string][] = []
+for (const c of held) {
+  const d = classify(c.message, c.context, model)
+  hPairs.push([c.label, d.category])
+  if (verbose && d.category !== c.label) {
+    out(`  miss ${c.file.replace(process.cwd() + '/', '')} (${c.label}) → ${d.category} ${d.confidence} [${d.source}]: ${d.reasons.join(' | ')}`)
+  }
+}
+if (held.length === 0) {
+  out('(no held-out messages found)')
+} else {
+  out(
+    formatTable(
+      ['category', 'precision', 'recall', 'F1', 'support'],
+      CATEGORIES.map((cat) => {
+        const r = prf(hPairs, (t) => t === cat, (p) => p === cat)
+        return [cat, f3(r.precision), f3(r.recall), f3(r.f1), r.support]
+      }),
+    ),
+  )
+  out()
+  out(formatConfusion(confusion([...CATEGORIES], [...CATEGORIES], hPairs)))
+  out()
+  const acc = hPairs.filter(([t, p]) => t === p).length / hPairs.length
+  const u = prf(hPairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
+  const wantedN = hPairs.filter(([t]) => t !== 'unwanted')
+  const optIn = hPairs.filter(([t]) => t === 'informational' || t === 'promotional')
+  const genuine = hPairs.filter(([t]) => t === 'genuine')
+  out(
+    formatTable(
+      ['held-out figure', 'value'],
+      [
+        ['5-way accuracy', pct(acc)],
+        ['unwanted precision', f3(u.precision)],
+        ['unwanted recall', f3(u.recall)],
+        ['unwanted F1', f3(u.f1)],
+        ['wanted mail called unwanted', `${wantedN.filter(([, p]) => p === 'unwanted').length}/${wantedN.length} (${pct(wantedN.filter(([, p]) => p === 'unwanted').length / Math.max(1, wantedN.length))})`],
+        ['genuine called unwanted', `${genuine.filter(([, p]) => p === 'unwanted').length}/${genuine.length}`],
+        ['opted-in newsletters/promotions called unwanted', `${optIn.filter(([, p]) => p === 'unwanted').length}/${optIn.length} (${pct(optIn.filter(([, p]) => p === 'unwanted').length / Math.max(1, optIn.length))})`],
+      ],
+    ),
+  )
+}
