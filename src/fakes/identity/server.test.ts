@@ -492,3 +492,69 @@ describe('test hooks', () => {
     await expect(fetch(other.google.jwksUrl)).rejects.toThrow()
   })
 })
+
+describe('extras', () => {
+  it('prompt=none redirects back with login_required (the fakes keep no session)', async () => {
+    const { challenge } = pkce()
+    const params = authorizeParams('microsoft', challenge, { prompt: 'none' })
+    const res = await fetch(`${fakes.microsoft.authorizeUrl}?${new URLSearchParams(params)}`, { redirect: 'manual' })
+    const location = new URL(res.headers.get('location') ?? '')
+    expect(location.searchParams.get('error')).toBe('login_required')
+    expect(location.searchParams.get('state')).toBe(params.state)
+  })
+
+  it('introspect() tells other fakes whose access token it is, and refuses foreign or expired ones', async () => {
+    const { code, verifier } = await signIn('google', { email: 'intro@example.com' })
+    const token = String((await exchange('google', codeExchange(code, verifier))).body.access_token)
+    expect(fakes.introspect('google', token)).toMatchObject({ provider: 'google', clientId: GOOGLE.clientId, email: 'intro@example.com', scopes: ['openid', 'email', 'profile'] })
+    expect(fakes.introspect('microsoft', token)).toBeNull()
+    expect(fakes.introspect('google', `${token.slice(0, -2)}xx`)).toBeNull()
+    fakes.advanceClock(3600 * 1000)
+    expect(fakes.introspect('google', token)).toBeNull()
+  })
+
+  it('Google userinfo answers for a valid token; revoke ends the grant', async () => {
+    const { code, verifier } = await signIn('google', { email: 'revoke-me@example.com', name: 'Revoke Me', extra: { access_type: 'offline', prompt: 'consent' } })
+    const { body } = await exchange('google', codeExchange(code, verifier))
+    const userinfo = () => fetch(fakes.google.userinfoUrl, { headers: { Authorization: `Bearer ${String(body.access_token)}` } })
+    const info = await userinfo()
+    expect(info.status).toBe(200)
+    expect(await info.json()).toMatchObject({ email: 'revoke-me@example.com', name: 'Revoke Me', email_verified: true, sub: decodeJwt(String(body.id_token)).sub })
+
+    const revoke = await fetch(fakes.google.revokeUrl, { method: 'POST', body: new URLSearchParams({ token: String(body.refresh_token) }) })
+    expect(revoke.status).toBe(200)
+    expect((await userinfo()).status).toBe(401)
+    expect((await exchange('google', { grant_type: 'refresh_token', refresh_token: String(body.refresh_token) })).body.error).toBe('invalid_grant')
+  })
+
+  it('with registered redirect URIs, an unregistered one gets an error page and no redirect', async () => {
+    const strict = await startIdentityFakes({ google: { ...GOOGLE, redirectUris: [REDIRECT_URI] }, microsoft: { ...MICROSOFT, redirectUris: [REDIRECT_URI] } })
+    try {
+      const { challenge } = pkce()
+      const bad = authorizeParams('microsoft', challenge, { redirect_uri: 'https://attacker.example/cb' })
+      const res = await fetch(`${strict.microsoft.authorizeUrl}?${new URLSearchParams(bad)}`, { redirect: 'manual' })
+      expect(res.status).toBe(400)
+      expect(res.headers.get('location')).toBeNull()
+      expect(await res.text()).toContain('AADSTS50011')
+      const good = await fetch(`${strict.google.authorizeUrl}?${new URLSearchParams(authorizeParams('google', challenge))}`)
+      expect(good.status).toBe(200)
+    } finally {
+      await strict.close()
+    }
+  })
+
+  it('the /__admin routes drive the same hooks over HTTP for specs in another process', async () => {
+    expect((await fetch(`${fakes.origin}/__admin/faults`, { method: 'POST', body: JSON.stringify({ provider: 'microsoft', endpoint: 'graph', status: 429 }) })).status).toBe(200)
+    const throttled = await fetch(`${fakes.microsoft.graphUrl}/me`)
+    expect(throttled.status).toBe(429)
+    expect(await throttled.json()).toMatchObject({ error: { code: 'TooManyRequests' } })
+
+    const before = fakes.now().getTime()
+    const advanced = await fetch(`${fakes.origin}/__admin/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 60_000 }) })
+    expect(advanced.status).toBe(200)
+    expect(fakes.now().getTime() - before).toBeGreaterThanOrEqual(60_000)
+
+    const journal = (await (await fetch(`${fakes.origin}/__admin/journal`)).json()) as { path: string; status: number }[]
+    expect(journal).toContainEqual(expect.objectContaining({ path: '/microsoft/graph/v1.0/me', status: 429 }))
+  })
+})

@@ -316,6 +316,10 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
     if (provider === 'microsoft' && p.response_mode && p.response_mode !== 'query') {
       return problem('invalid_request', `This fake supports only response_mode=query, got '${p.response_mode}'.`, 900144)
     }
+    // The fakes keep no sign-in session, so a silent request always needs interaction.
+    if (splitScopes(p.prompt).includes('none')) {
+      return { kind: 'redirect', redirectUri, state: p.state, error: 'login_required', description: provider === 'microsoft' ? 'AADSTS50058: A silent sign-in request was sent but no user is signed in.' : 'No session: prompt=none cannot be satisfied.' }
+    }
     const scopes = splitScopes(p.scope)
     if (!scopes.includes('openid')) return problem('invalid_scope', "The scope must include 'openid'.", 70011)
     const method = p.code_challenge_method
