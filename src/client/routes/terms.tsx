@@ -259,9 +259,9 @@ const sections: LegalSection[] = [
           INCLUDING LOSSES ARISING FROM A MESSAGE BEING FILTERED OR NOT FILTERED.
         </p>
         <p>
-          OUR TOTAL LIABILITY FOR ALL CLAIMS RELATING TO THE SERVICE IS LIMITED TO{' '}
-          <strong>THE GREATER OF $100 OR THE AMOUNTS YOU PAID US IN THE 12 MONTHS BEFORE THE EVENT</strong> GIVING RISE
-          TO THE CLAIM. These limits do not apply where the law does not allow them.
+          Our total liability for all claims relating to the service is limited to{' '}
+          <strong>the greater of $100 or the amounts you paid us in the 12 months</strong> before the event giving rise
+          to the claim. These limits do not apply where the law does not allow them.
         </p>
       </>
     ),
