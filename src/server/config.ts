@@ -213,3 +213,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** True when at least one sign-in provider runs against the local identity fakes. */
 export const isDemoMode = (config: Config) => config.google.demo || config.microsoft.demo
+
+/**
+ * Tests only: an admin connection URL to a PostgreSQL server on which each test file creates (and
+ * drops) its own database. Read here because this module is the only reader of process.env.
+ */
+export function readTestDatabaseUrl(env: Record<string, string | undefined> = process.env): string | undefined {
+  return env.TEST_DATABASE_URL || undefined
+}

@@ -83,7 +83,7 @@ export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLim
           const fallback = OAuthFlowError.of('server_error', provider)
           return sendPopup(reply, 500, popupError(provider, fallback))
         }
-        request.log.warn({ provider, code: error.code, reason: error.reason }, 'oauth sign-in failed')
+        request.log.warn({ provider, errorCode: error.code, reason: error.reason }, 'oauth sign-in failed')
         return sendPopup(reply, error.code === 'account_linking_required' ? 409 : 400, popupError(provider, error))
       }
     },

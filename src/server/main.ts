@@ -1,0 +1,85 @@
+import { performance } from 'node:perf_hooks'
+import { buildApp } from '#server/app.ts'
+import { ConfigError, DEMO_CREDENTIALS, isDemoMode, loadConfig, type Config } from '#server/config.ts'
+import { migrateDatabase, openDatabase } from '#server/db/client.ts'
+import { withDemoProviders } from '#server/demo-providers.ts'
+import { startJobs } from '#server/jobs/boss.ts'
+import { createLogger } from '#server/plugins/logging.ts'
+
+/**
+ * Process entry point (DESIGN "Shape of the code"): config → identity fakes in demo mode →
+ * database + migrations → job queue → HTTP. SIGINT/SIGTERM close everything in reverse order;
+ * PGlite and pg-boss keep the event loop alive until closed.
+ */
+async function main() {
+  const startedAt = performance.now()
+  let config: Config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(config)
+  const closers: Array<{ name: string; close: () => Promise<unknown> }> = []
+
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down')
+    for (const { name, close } of closers.reverse()) {
+      await close().catch((err: unknown) => logger.error({ err, component: name }, 'close failed'))
+    }
+    process.exit(0)
+  }
+  let shuttingDown = false
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (shuttingDown) return
+      shuttingDown = true
+      void shutdown(signal)
+    })
+  }
+
+  try {
+    if (isDemoMode(config)) {
+      // Loaded lazily: production with real credentials never loads the fakes.
+      const { startIdentityFakes } = await import('#fakes/identity/server.ts')
+      const fakes = await startIdentityFakes({
+        host: '127.0.0.1',
+        port: config.demoIdpPort,
+        google: DEMO_CREDENTIALS.google,
+        microsoft: DEMO_CREDENTIALS.microsoft,
+      })
+      closers.push({ name: 'identity fakes', close: () => fakes.close() })
+      config = withDemoProviders(config, fakes)
+      logger.info(
+        { google: config.google.demo, microsoft: config.microsoft.demo, identityProvider: fakes.origin },
+        'demo mode: sign-in uses the local identity fakes',
+      )
+    }
+
+    const handle = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+    closers.push({ name: 'database', close: () => handle.close() })
+    await migrateDatabase(handle)
+
+    const jobs = await startJobs({ handle, logger })
+    closers.push({ name: 'jobs', close: () => jobs.stop() })
+
+    const app = await buildApp({ config, db: handle.db })
+    closers.push({ name: 'http', close: () => app.close() })
+    await app.listen({ host: config.host, port: config.port })
+
+    logger.info(
+      { url: config.appUrl, database: handle.kind, startupMs: Math.round(performance.now() - startedAt) },
+      `Inbox Guard listening on ${config.appUrl} (${handle.kind}, started in ${Math.round(performance.now() - startedAt)} ms)`,
+    )
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed')
+    for (const { close } of closers.reverse()) await close().catch(() => {})
+    process.exit(1)
+  }
+}
+
+void main()

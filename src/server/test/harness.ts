@@ -1,0 +1,157 @@
+import { Writable } from 'node:stream'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { expect } from 'vitest'
+import { startIdentityFakes, type IdentityFakes } from '#fakes/identity/server.ts'
+import { buildApp, type AppDeps } from '#server/app.ts'
+import { loadConfig, type Config } from '#server/config.ts'
+import type { Database } from '#server/db/client.ts'
+import type { AuthProvider, OAuthPopupMessage } from '#shared/api/auth.ts'
+import { OAuthPopupMessageSchema } from '#shared/api/auth.ts'
+import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.ts'
+
+export const APP_URL = 'http://app.test'
+export const TEST_CLIENTS = {
+  google: { clientId: 'test-google-client', clientSecret: 'test-google-secret' },
+  microsoft: { clientId: 'test-microsoft-client', clientSecret: 'test-microsoft-secret' },
+} as const
+export const CHROME_UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+export const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+
+export interface TestApp {
+  app: FastifyInstance
+  db: Database
+  config: Config
+  fakes: IdentityFakes
+  database: TestDatabase
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[]
+  close(): Promise<void>
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>
+  authRateLimit?: AppDeps['authRateLimit']
+  clientDir?: string
+  signInProviders?: AppDeps['signInProviders']
+}
+
+/** A real app on a real database, signing in against the real identity fakes on loopback. */
+export async function createTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const fakes = await startIdentityFakes({ host: '127.0.0.1', port: 0, google: TEST_CLIENTS.google, microsoft: TEST_CLIENTS.microsoft })
+  const database = await createTestDatabase(kind)
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    APP_URL,
+    LOG_LEVEL: 'info',
+    GOOGLE_CLIENT_ID: TEST_CLIENTS.google.clientId,
+    GOOGLE_CLIENT_SECRET: TEST_CLIENTS.google.clientSecret,
+    GOOGLE_AUTH_URL: fakes.google.authorizeUrl,
+    GOOGLE_TOKEN_URL: fakes.google.tokenUrl,
+    GOOGLE_JWKS_URL: fakes.google.jwksUrl,
+    GOOGLE_ISSUER: fakes.google.issuer,
+    MICROSOFT_CLIENT_ID: TEST_CLIENTS.microsoft.clientId,
+    MICROSOFT_CLIENT_SECRET: TEST_CLIENTS.microsoft.clientSecret,
+    MICROSOFT_AUTH_URL: fakes.microsoft.authorizeUrl,
+    MICROSOFT_TOKEN_URL: fakes.microsoft.tokenUrl,
+    MICROSOFT_JWKS_URL: fakes.microsoft.jwksUrl,
+    MICROSOFT_ISSUER_TEMPLATE: fakes.microsoft.issuerTemplate,
+    MICROSOFT_GRAPH_URL: fakes.microsoft.graphUrl,
+    ...options.env,
+  })
+  const logs: string[] = []
+  const logDestination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+      done()
+    },
+  })
+  const app = await buildApp({
+    config,
+    db: database.handle.db,
+    logDestination,
+    clientDir: options.clientDir ?? '/nonexistent-client-dir',
+    authRateLimit: options.authRateLimit ?? { max: 1000, timeWindow: 60_000 },
+    signInProviders: options.signInProviders,
+  })
+  await app.ready()
+  return {
+    app,
+    db: database.handle.db,
+    config,
+    fakes,
+    database,
+    logs,
+    async close() {
+      await app.close()
+      await database.destroy()
+      await fakes.close()
+    },
+  }
+}
+
+export function cookieValue(response: LightMyRequestResponse, name: string): string | undefined {
+  return response.cookies.find((c) => c.name === name)?.value
+}
+
+/** Reads the message the popup page would post to its opener. */
+export function popupMessage(html: string): OAuthPopupMessage {
+  const match = /var message = (.*);\n/.exec(html)
+  if (!match?.[1]) throw new Error('popup page has no message')
+  return OAuthPopupMessageSchema.parse(JSON.parse(match[1]))
+}
+
+export interface ConsentInput {
+  email: string
+  name?: string
+  decision?: 'allow' | 'deny'
+}
+
+/** Step 1+2: authorize on the app, then answer the fake's consent form. Returns the callback URL and binding cookie. */
+export async function authorizeAndConsent(ctx: TestApp, provider: AuthProvider, consent: ConsentInput) {
+  const authorize = await ctx.app.inject({ method: 'GET', url: `/_api/auth/oauth_authorize?provider=${provider}` })
+  expect(authorize.statusCode).toBe(302)
+  const providerUrl = new URL(authorize.headers.location as string)
+  const binding = cookieValue(authorize, 'oauth_binding')
+  const form = new URLSearchParams(providerUrl.searchParams)
+  form.set('email', consent.email)
+  form.set('name', consent.name ?? 'Test User')
+  form.set('decision', consent.decision ?? 'allow')
+  const res = await fetch(`${providerUrl.origin}${providerUrl.pathname}`, { method: 'POST', body: form, redirect: 'manual' })
+  expect(res.status).toBe(302)
+  const callback = new URL(res.headers.get('location') ?? '')
+  return { callback, binding, providerUrl }
+}
+
+/** Step 3: the browser lands on the app's callback with the binding cookie. */
+export async function runCallback(ctx: TestApp, callback: URL, binding: string | undefined, headers: Record<string, string> = {}) {
+  const response = await ctx.app.inject({
+    method: 'GET',
+    url: `${callback.pathname}${callback.search}`,
+    headers: { 'user-agent': CHROME_UA, ...headers },
+    cookies: binding ? { oauth_binding: binding } : {},
+  })
+  return { response, message: popupMessage(response.body) }
+}
+
+export async function establishSession(ctx: TestApp, tempToken: unknown, headers: Record<string, string> = {}) {
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/_api/auth/establish_session',
+    headers: { 'x-requested-with': 'XMLHttpRequest', 'user-agent': CHROME_UA, ...headers },
+    payload: { tempToken },
+  })
+}
+
+/** The whole popup flow; returns the session cookie value and the user. */
+export async function signIn(ctx: TestApp, provider: AuthProvider, consent: ConsentInput) {
+  const { callback, binding } = await authorizeAndConsent(ctx, provider, consent)
+  const { message } = await runCallback(ctx, callback, binding)
+  if (message.type !== 'OAUTH_TOKEN_SUCCESS') throw new Error(`sign-in failed: ${message.error.code}`)
+  const established = await establishSession(ctx, message.token)
+  expect(established.statusCode).toBe(200)
+  const sid = cookieValue(established, 'sid')
+  if (!sid) throw new Error('no session cookie')
+  return { sid, user: established.json().user, establishResponse: established }
+}
