@@ -410,3 +410,23 @@ describe.each(testDatabaseKinds())('sign-in flow (SPEC 4, 7, 8) on %s', (kind) =
     expect(text).not.toMatch(/secret\.person@example\.com/i)
   })
 })
+
+describe.each(testDatabaseKinds())('sign-in with a misconfigured identity provider on %s', (kind) => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    // The fakes sign with their own issuer; expecting another one must fail closed.
+    ctx = await createTestApp(kind, { env: { GOOGLE_ISSUER: 'https://issuer.invalid' } })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it('an id token from an unexpected issuer reports invalid_id_token and creates no user', async () => {
+    const { callback, binding } = await authorizeAndConsent(ctx, 'google', { email: 'mallory@example.com' })
+    const { message } = await runCallback(ctx, callback, binding)
+    expect(message).toMatchObject({ type: 'OAUTH_ERROR', provider: 'google', error: { code: 'invalid_id_token' } })
+    expect(await ctx.db.select().from(users)).toHaveLength(0)
+    const [failure] = await ctx.db.select().from(auditEvents).where(eq(auditEvents.eventType, 'LOGIN_FAILURE'))
+    expect(failure).toMatchObject({ errorCode: 'invalid_id_token', ipAddress: '127.0.0.1', userAgent: CHROME_UA })
+  })
+})

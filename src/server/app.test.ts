@@ -1,0 +1,242 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testDatabaseKinds } from '#server/test/databases.ts'
+import { createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
+
+describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
+  let ctx: TestApp
+  let clientDir: string
+  beforeAll(async () => {
+    clientDir = mkdtempSync(path.join(tmpdir(), 'inbox-guard-client-'))
+    mkdirSync(path.join(clientDir, 'assets'))
+    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>')
+    writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log("app")')
+    writeFileSync(path.join(clientDir, 'robots.txt'), 'User-agent: *')
+    ctx = await createTestApp(kind, { clientDir })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+    rmSync(clientDir, { recursive: true, force: true })
+  })
+
+  describe('built client (SPEC 2 routes)', () => {
+    it.each(['/', '/login', '/terms', '/privacy', '/pricing', '/dashboard'])('GET %s answers index.html with 200', async (url) => {
+      const res = await ctx.app.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toContain('<div id="root">')
+      expect(res.headers['cache-control']).toBe('no-cache')
+    })
+
+    it.each(['/nope', '/dashboard/extra', '/login.php', '/assets/missing.js'])('GET %s answers index.html with 404 so the client shows Not Found', async (url) => {
+      const res = await ctx.app.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(404)
+      expect(res.body).toContain('<div id="root">')
+    })
+
+    it('serves hashed assets with immutable caching', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    })
+
+    it('serves other top-level files', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/robots.txt' })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toContain('User-agent')
+    })
+  })
+
+  describe('security headers', () => {
+    it('app pages carry a strict CSP and COOP same-origin-allow-popups', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/login' })
+      const csp = String(res.headers['content-security-policy'])
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+        "img-src 'self' data:",
+      ]) {
+        expect(csp).toContain(directive)
+      }
+      expect(csp).not.toContain("'unsafe-eval'")
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
+      expect(res.headers['x-content-type-options']).toBe('nosniff')
+    })
+  })
+
+  describe('API errors', () => {
+    it('an unknown /_api path answers 404 JSON', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/_api/does-not-exist' })
+      expect(res.statusCode).toBe(404)
+      expect(res.json()).toEqual({ error: 'Not found', code: 'not_found' })
+    })
+
+    it('an unknown /_api POST answers 404 JSON', async () => {
+      const res = await ctx.app.inject({ method: 'POST', url: '/_api/nothing', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: {} })
+      expect(res.statusCode).toBe(404)
+      expect(res.json().code).toBe('not_found')
+    })
+
+    it('a non-JSON content type answers 415 JSON, not 500', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/_api/auth/establish_session',
+        headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/xml' },
+        payload: '<tempToken/>',
+      })
+      expect(res.statusCode).toBe(415)
+      expect(res.json().error).toBeTruthy()
+    })
+
+    it('GET /_api/app/info tells the client it is not in demo mode when both providers are configured', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/_api/app/info' })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual({ demoMode: false, productName: 'Inbox Guard', supportEmail: 'support@inboxguard.app' })
+    })
+  })
+
+  describe('CSRF guard on state-changing /_api requests', () => {
+    const post = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/_api/auth/logout', headers, payload: {} })
+
+    it('rejects a POST with neither X-Requested-With nor Origin', async () => {
+      const res = await post({})
+      expect(res.statusCode).toBe(403)
+      expect(res.json()).toMatchObject({ code: 'csrf_rejected' })
+    })
+
+    it('rejects a cross-origin Origin even with X-Requested-With', async () => {
+      const res = await post({ origin: 'https://evil.example', 'x-requested-with': 'XMLHttpRequest' })
+      expect(res.statusCode).toBe(403)
+      expect(res.json().code).toBe('csrf_rejected')
+    })
+
+    it('rejects Origin: null (sandboxed or file pages)', async () => {
+      expect((await post({ origin: 'null' })).statusCode).toBe(403)
+    })
+
+    it('accepts X-Requested-With without Origin', async () => {
+      expect((await post({ 'x-requested-with': 'XMLHttpRequest' })).statusCode).toBe(200)
+    })
+
+    it('accepts the app origin without X-Requested-With', async () => {
+      expect((await post({ origin: 'http://app.test' })).statusCode).toBe(200)
+    })
+
+    it('does not apply to GET requests', async () => {
+      const res = await ctx.app.inject({ method: 'GET', url: '/_api/auth/session', headers: { origin: 'https://evil.example' } })
+      expect(res.statusCode).toBe(200)
+    })
+
+    it('does not let a cross-site form sign a session in', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/_api/auth/establish_session',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        payload: JSON.stringify({ tempToken: 'x' }),
+      })
+      expect(res.statusCode).toBe(403)
+    })
+  })
+
+  it('a signed-in session survives across requests with only the cookie', async () => {
+    const { sid } = await signIn(ctx, 'google', { email: 'cookie-only@example.com' })
+    const res = await ctx.app.inject({ method: 'GET', url: '/_api/auth/session', cookies: { sid } })
+    expect(res.json().user.email).toBe('cookie-only@example.com')
+  })
+})
+
+describe('fallback pages when the client is not built', () => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    ctx = await createTestApp('pglite')
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it('answers the SPA routes with 200 and other paths with 404, both as HTML', async () => {
+    const ok = await ctx.app.inject({ method: 'GET', url: '/pricing' })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.headers['content-type']).toContain('text/html')
+    const missing = await ctx.app.inject({ method: 'GET', url: '/missing-page' })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['content-type']).toContain('text/html')
+    expect(missing.body).toContain('href="/"')
+  })
+})
+
+describe('rate limit on sign-in endpoints', () => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    ctx = await createTestApp('pglite', { authRateLimit: { max: 3, timeWindow: 60_000 } })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it('answers 429 JSON once an address exceeds the limit on establish_session', async () => {
+    const attempt = () =>
+      ctx.app.inject({ method: 'POST', url: '/_api/auth/establish_session', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: { tempToken: 'guess' } })
+    const statuses = []
+    for (let i = 0; i < 4; i++) statuses.push((await attempt()).statusCode)
+    expect(statuses).toEqual([401, 401, 401, 429])
+    const res = await attempt()
+    expect(res.statusCode).toBe(429)
+    expect(res.json()).toMatchObject({ code: 'rate_limited' })
+    expect(res.headers['retry-after']).toBeTruthy()
+  })
+
+  it('limits oauth_authorize and the callback too', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_authorize?provider=google' })).statusCode).toBe(302)
+    }
+    const limited = await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_authorize?provider=google' })
+    expect(limited.statusCode).toBe(429)
+    expect(limited.json().code).toBe('rate_limited')
+    for (let i = 0; i < 3; i++) await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/google?code=a&state=b' })
+    expect((await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/google?code=a&state=b' })).statusCode).toBe(429)
+  })
+
+  it('does not limit the session check', async () => {
+    for (let i = 0; i < 6; i++) {
+      expect((await ctx.app.inject({ method: 'GET', url: '/_api/auth/session' })).statusCode).toBe(200)
+    }
+  })
+})
+
+describe('session cookie behind an https proxy', () => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    ctx = await createTestApp('pglite', { env: { APP_URL: 'https://inbox.example', TRUST_PROXY: 'true' } })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it('marks the sid cookie Secure and sends HSTS when APP_URL is https', async () => {
+    const { establishResponse } = await signIn(ctx, 'google', { email: 'secure@example.com' })
+    expect(establishResponse.cookies.find((c) => c.name === 'sid')?.secure).toBe(true)
+    const page = await ctx.app.inject({ method: 'GET', url: '/' })
+    expect(page.headers['strict-transport-security']).toContain('max-age=')
+  })
+
+  it('uses X-Forwarded-For from the trusted proxy as the client address', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/_api/auth/establish_session',
+      headers: { 'x-requested-with': 'XMLHttpRequest', 'x-forwarded-for': '203.0.113.9' },
+      payload: { tempToken: 'nope' },
+    })
+    expect(res.statusCode).toBe(401)
+    const { auditEvents } = await import('#server/db/schema.ts')
+    const rows = await ctx.db.select().from(auditEvents)
+    expect(rows.at(-1)?.ipAddress).toBe('203.0.113.9')
+  })
+})
