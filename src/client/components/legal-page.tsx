@@ -35,8 +35,8 @@ export function LegalPage({
           <div className="prose-legal mt-4 text-lg">{intro}</div>
         </header>
 
-        <div className="mt-10 grid gap-10 lg:grid-cols-[16rem_1fr]">
-          <nav aria-labelledby="toc-title" className="lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
+        <div className="mt-10 grid grid-cols-1 gap-10 lg:grid-cols-[16rem_minmax(0,1fr)]">
+          <nav aria-labelledby="toc-title" className="min-w-0 lg:sticky lg:top-24 lg:max-h-[calc(100dvh-7rem)] lg:self-start lg:overflow-y-auto">
             <div className="rounded-2xl border border-line bg-surface p-5">
               <h2 id="toc-title" className="text-sm font-semibold tracking-wide text-ink uppercase">
                 Contents
@@ -70,7 +70,7 @@ export function LegalPage({
             </div>
           </nav>
 
-          <article className="prose-legal max-w-3xl rounded-2xl border border-line bg-surface p-6 sm:p-10 [&>section:first-child>h2]:mt-0">
+          <article className="prose-legal min-w-0 max-w-3xl rounded-2xl border border-line bg-surface p-6 sm:p-10 [&>section:first-child>h2]:mt-0">
             {sections.map((section, index) => (
               <section key={section.id} aria-labelledby={section.id}>
                 <h2 id={section.id}>

@@ -5,10 +5,10 @@ import { cn } from '#client/lib/cn.ts'
 
 const variants = {
   primary:
-    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 active:bg-brand-800 disabled:bg-brand-600/50',
-  secondary: 'bg-brand-50 text-brand-800 hover:bg-brand-100 disabled:text-brand-800/50',
+    'bg-brand-600 text-white shadow-sm hover:bg-brand-700 active:bg-brand-800',
+  secondary: 'bg-brand-50 text-brand-800 hover:bg-brand-100',
   outline:
-    'border border-line bg-surface text-ink shadow-xs hover:bg-canvas hover:border-ink-subtle/40 disabled:text-ink-muted',
+    'border border-line bg-surface text-ink shadow-xs hover:bg-canvas hover:border-ink-subtle/40',
   ghost: 'text-ink-muted hover:bg-canvas hover:text-ink',
   destructive: 'bg-danger-600 text-white shadow-sm hover:bg-danger-700',
   link: 'h-auto px-0 text-brand-700 underline-offset-4 hover:underline',
@@ -38,7 +38,7 @@ export function buttonClasses({
   return cn(
     'inline-flex shrink-0 items-center justify-center font-medium whitespace-nowrap transition-colors select-none',
     'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500',
-    'disabled:cursor-not-allowed aria-disabled:cursor-not-allowed',
+    'disabled:pointer-events-none disabled:opacity-55 aria-disabled:cursor-not-allowed',
     variants[variant],
     sizes[size],
     className,
