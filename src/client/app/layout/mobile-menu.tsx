@@ -33,14 +33,14 @@ export function MobileMenu({ signedIn, showCrown, authPending }: { signedIn: boo
           className="fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col gap-6 overflow-y-auto bg-surface p-5 shadow-2xl focus:outline-none data-[state=open]:animate-sheet-in md:hidden"
         >
           <div className="flex items-center justify-between">
-            <DialogPrimitive.Title asChild>
-              <h2>
-                <span className="sr-only">Menu</span>
-                <Link to="/" aria-label="Home">
-                  <Logo />
-                </Link>
-              </h2>
-            </DialogPrimitive.Title>
+            <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
+            <Link
+              to="/"
+              aria-label="Inbox Guard home"
+              className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-500"
+            >
+              <Logo />
+            </Link>
             <DialogPrimitive.Close asChild>
               <Button variant="ghost" size="icon" aria-label="Close menu">
                 <X aria-hidden className="size-5" />

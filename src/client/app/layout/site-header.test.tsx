@@ -5,7 +5,7 @@ import { renderApp } from '#client/test/render.tsx'
 
 async function openMenu(user: ReturnType<typeof renderApp>['user']) {
   await user.click(await screen.findByRole('button', { name: 'Open menu' }))
-  return screen.findByRole('dialog', { name: /menu/i })
+  return screen.findByRole('dialog', { name: 'Menu' })
 }
 
 describe('mobile menu', () => {

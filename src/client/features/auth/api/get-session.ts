@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import type { SessionUser, sessionContract } from '#shared/api/auth.ts'
+import { SIGN_IN_MESSAGES } from '#shared/messages.ts'
 import { ApiError, apiClient } from '#client/lib/api-client.ts'
 
 type SessionResponse = { user?: SessionUser | null; error?: string }
@@ -7,7 +8,7 @@ type SessionResponse = { user?: SessionUser | null; error?: string }
 /** GET /_api/auth/session: the signed-in user, or null (SPEC 7 "Authentication"). */
 export async function getSession(): Promise<SessionUser | null> {
   const path: (typeof sessionContract)['path'] = '/_api/auth/session'
-  const data = await apiClient.get<SessionResponse | undefined>(path)
+  const data = await apiClient.get<SessionResponse | undefined>(path, { fallbackError: SIGN_IN_MESSAGES.sessionCheckFailed })
   // The call answers with an error field or a user field (SPEC 7).
   if (data?.error) throw new ApiError(data.error, { status: 200, error: data.error })
   return data?.user ?? null

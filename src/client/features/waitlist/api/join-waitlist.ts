@@ -1,10 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { joinWaitlistContract, type WaitlistBody } from '#shared/api/waitlist.ts'
 import { apiClient } from '#client/lib/api-client.ts'
-
-export interface WaitlistSubmission {
-  name: string
-  email: string
-}
 
 /**
  * The admin panel's team-waitlist list (not built yet). Its query factory will live in the admin
@@ -17,8 +13,8 @@ export const adminTeamWaitlistQueryKey = ['admin', 'teamWaitlist'] as const
  * An empty body with an OK status counts as {success: true}; failures without an error field read
  * 'An unknown error occurred.'
  */
-export async function joinWaitlist(body: WaitlistSubmission): Promise<{ success: true }> {
-  const data = await apiClient.post<{ success?: boolean; error?: string } | undefined>('/_api/team/waitlist', body, {
+export async function joinWaitlist(body: WaitlistBody): Promise<{ success: true }> {
+  const data = await apiClient.post<{ success?: boolean; error?: string } | undefined>(joinWaitlistContract.path, body, {
     secure: true,
     fallbackError: 'An unknown error occurred.',
   })

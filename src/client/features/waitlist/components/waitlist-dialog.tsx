@@ -1,20 +1,14 @@
 import { useRef, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { z } from 'zod'
 import { CheckCircle2 } from 'lucide-react'
 import { Button } from '#client/components/ui/button.tsx'
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '#client/components/ui/dialog.tsx'
 import { Input } from '#client/components/ui/input.tsx'
 import { Label } from '#client/components/ui/label.tsx'
+import { WaitlistBodySchema, type WaitlistBody } from '#shared/api/waitlist.ts'
 import { useJoinWaitlist } from '../api/join-waitlist.ts'
 
-/** SPEC 5 "Waitlist". */
-export const WaitlistFormSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required'),
-  email: z.email('Please enter a valid email address'),
-})
-export type WaitlistForm = z.infer<typeof WaitlistFormSchema>
 
 export const WAITLIST_UNEXPECTED_ERROR = 'An unexpected error occurred. Please try again.'
 /** The form resets this long after the dialog closes, once its exit is over (SPEC 9). */
@@ -35,8 +29,9 @@ export function WaitlistDialog({ open, onOpenChange, defaultName = '', defaultEm
   const [step, setStep] = useState<Step>('form')
   const joinWaitlist = useJoinWaitlist()
   const resetTimer = useRef<number | undefined>(undefined)
-  const form = useForm<WaitlistForm>({
-    resolver: zodResolver(WaitlistFormSchema),
+  const form = useForm<WaitlistBody>({
+    // The server validates with the same schema (SPEC 5 "Waitlist" messages, word for word).
+    resolver: zodResolver(WaitlistBodySchema),
     mode: 'onBlur',
     defaultValues: { name: defaultName, email: defaultEmail },
   })
