@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, isDemoMode, loadConfig } from './config.ts'
+
+describe('loadConfig', () => {
+  it('runs with no environment at all: demo mode for both providers, PGlite under ./data, port 3000', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      nodeEnv: 'development',
+      port: 3000,
+      host: '0.0.0.0',
+      appUrl: 'http://localhost:3000',
+      appOrigin: 'http://localhost:3000',
+      dataDir: './data',
+      databaseUrl: undefined,
+      trustProxy: false,
+      adminEmails: [],
+      demoIdpPort: 0,
+    })
+    expect(config.google).toMatchObject({ demo: true, clientId: 'demo-google-client', clientSecret: 'demo-google-secret' })
+    expect(config.microsoft).toMatchObject({ demo: true, clientId: 'demo-microsoft-client', clientSecret: 'demo-microsoft-secret' })
+    expect(config.google.issuers).toEqual(['https://accounts.google.com', 'accounts.google.com'])
+    expect(config.microsoft.authUrl).toBe('https://login.microsoftonline.com/common/oauth2/v2.0/authorize')
+    expect(config.microsoft.issuerTemplate).toBe('https://login.microsoftonline.com/{tenantid}/v2.0')
+    expect(isDemoMode(config)).toBe(true)
+  })
+
+  it('derives APP_URL from PORT and takes the origin of an explicit APP_URL', () => {
+    expect(loadConfig({ PORT: '8080' }).appUrl).toBe('http://localhost:8080')
+    expect(loadConfig({ APP_URL: 'https://inbox.example/' }).appOrigin).toBe('https://inbox.example')
+  })
+
+  it('switches a provider to the real service only when both its id and secret are set', () => {
+    const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' })
+    expect(config.google).toMatchObject({ demo: false, clientId: 'id' })
+    expect(config.microsoft.demo).toBe(true)
+  })
+
+  it('builds Microsoft endpoints from MICROSOFT_TENANT', () => {
+    expect(loadConfig({ MICROSOFT_TENANT: 'organizations' }).microsoft.tokenUrl).toBe(
+      'https://login.microsoftonline.com/organizations/oauth2/v2.0/token',
+    )
+  })
+
+  it('lower-cases ADMIN_EMAILS and parses TRUST_PROXY forms', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' Boss@Example.com ,ops@example.com' }).adminEmails).toEqual(['boss@example.com', 'ops@example.com'])
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8'])
+  })
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', GOOGLE_CLIENT_ID: '', GOOGLE_CLIENT_SECRET: '' })).toMatchObject({ port: 3000, google: { demo: true } })
+  })
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_URL: 'not a url' }, 'APP_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ GOOGLE_TOKEN_URL: 'nope' }, 'GOOGLE_TOKEN_URL'],
+    [{ MICROSOFT_ISSUER_TEMPLATE: 'https://login.microsoftonline.com/x/v2.0' }, 'MICROSOFT_ISSUER_TEMPLATE'],
+    [{ TOKEN_ENCRYPTION_KEY: 'short' }, 'TOKEN_ENCRYPTION_KEY'],
+    [{ DEMO_IDP_PORT: '-1' }, 'DEMO_IDP_PORT'],
+    [{ TRUST_PROXY: 'everyone' }, 'TRUST_PROXY'],
+    [{ ADMIN_EMAILS: 'boss@example.com,not-an-email' }, 'ADMIN_EMAILS'],
+    [{ GOOGLE_CLIENT_ID: 'only-the-id' }, 'GOOGLE_CLIENT_SECRET'],
+    [{ MICROSOFT_CLIENT_SECRET: 'only-the-secret' }, 'MICROSOFT_CLIENT_ID'],
+  ])('rejects %j with a message naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError)
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`))
+  })
+
+  it('does not echo an invalid ADMIN_EMAILS value (it is personal data)', () => {
+    expect(() => loadConfig({ ADMIN_EMAILS: 'secret.admin@example.com,bad' })).not.toThrow(/secret\.admin/)
+  })
+})

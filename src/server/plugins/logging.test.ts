@@ -1,0 +1,54 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { createLogger, maskEmails, maskUrl } from './logging.ts'
+
+function capture() {
+  const lines: string[] = []
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString())
+      done()
+    },
+  })
+  return { logger: createLogger({ logLevel: 'info' }, stream), text: () => lines.join('') }
+}
+
+describe('log redaction (SPEC 8)', () => {
+  it('masks OAuth codes, states and tokens in URLs but keeps harmless parameters', () => {
+    expect(maskUrl('/_api/auth/oauth_callback/google?code=4/abc&state=xyz&scope=openid')).toBe(
+      '/_api/auth/oauth_callback/google?code=[redacted]&state=[redacted]&scope=openid',
+    )
+    expect(maskUrl('/x?tempToken=t&TOKEN=u&access_token=v&page=2')).toBe('/x?tempToken=[redacted]&TOKEN=[redacted]&access_token=[redacted]&page=2')
+    expect(maskUrl('/plain/path')).toBe('/plain/path')
+  })
+
+  it('masks e-mail addresses in URLs and free text', () => {
+    expect(maskUrl('/users/ada@example.com?login_hint=ada@example.com')).toBe('/users/[email]?login_hint=[redacted]')
+    expect(maskEmails('failed for Ada.L+x@mail.example.co.uk today')).toBe('failed for [email] today')
+  })
+
+  it('redacts secret fields and headers in structured log entries', () => {
+    const { logger, text } = capture()
+    logger.info(
+      {
+        tempToken: 'tt-secret-1',
+        user: { email: 'nested@example.com', accessToken: 'at-secret-2' },
+        req: { headers: { authorization: 'Bearer at-secret-3', cookie: 'sid=sid-secret-4' } },
+        clientSecret: 'cs-secret-5',
+      },
+      'signing in ada@example.com',
+    )
+    const out = text()
+    for (const secret of ['tt-secret-1', 'nested@example.com', 'at-secret-2', 'at-secret-3', 'sid-secret-4', 'cs-secret-5', 'ada@example.com']) {
+      expect(out).not.toContain(secret)
+    }
+    expect(out).toContain('[redacted]')
+    expect(out).toContain('signing in [email]')
+  })
+
+  it('masks e-mail addresses in logged errors', () => {
+    const { logger, text } = capture()
+    logger.error({ err: new Error('duplicate key for ada@example.com') }, 'failed')
+    expect(text()).not.toContain('ada@example.com')
+  })
+})
