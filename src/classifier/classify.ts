@@ -22,7 +22,10 @@ export const STRICTNESS_OFFSET: Record<Strictness, number> = {
 /** The LLM is consulted only when the (strictness-adjusted) unwanted probability is in this band. */
 export const LLM_BAND: readonly [number, number] = [0.25, 0.85]
 /** The LLM can move the unwanted probability by at most this much. */
-export const LLM_MAX_SHIFT = 0.3
+export const LLM_MAX_SHIFT = 0.25
+/** A message that addresses instructions to an automated classifier is at least this likely unwanted. */
+export const INJECTION_FLOOR = 0.75
+const INJECTION_REASON = 'The message contains instructions aimed at an automated classifier'
 
 export interface LlmVerdict {
   category: Category
@@ -91,7 +94,9 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   const settings = context.settings
   const signals = computeSignals(message, context)
   const prediction = predict(model, extractFeatures(message, signals), true)
-  const pUnwanted = sigmoid(prediction.logit + STRICTNESS_OFFSET[settings.strictness])
+  let pUnwanted = sigmoid(prediction.logit + STRICTNESS_OFFSET[settings.strictness])
+  // Nobody writing in good faith tells the filter what to decide (prompt injection).
+  if (signals.injection) pUnwanted = Math.max(pUnwanted, INJECTION_FLOOR)
   const wanted = bestWanted(prediction)
   let ruleDecision: Decision | null = null
 
@@ -125,6 +130,7 @@ function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
   const wanted = bestWanted(a.prediction)
   if (a.pUnwanted >= 0.5) {
     const reasons = [...signalReasons(a.signals, 'unwanted'), ...modelReasons(a.prediction, 'unwanted', a.pUnwanted)]
+    if (a.signals.injection) reasons.unshift(INJECTION_REASON)
     return finish('unwanted', a.pUnwanted, reasons, 'model', settings)
   }
   const confidence = (1 - a.pUnwanted) * wanted.p
@@ -153,9 +159,9 @@ export function mergeLlmVerdict(a: Analysis, verdict: LlmVerdict, settings: Clas
   let p = 0.5 * a.pUnwanted + 0.5 * llmP
   p = Math.min(a.pUnwanted + LLM_MAX_SHIFT, Math.max(a.pUnwanted - LLM_MAX_SHIFT, p))
   const reasons: string[] = []
-  if (a.signals.injection && p < a.pUnwanted) {
-    p = a.pUnwanted
-    reasons.push('The message contains instructions aimed at an automated classifier, so the AI review could not lower its score')
+  if (a.signals.injection) {
+    p = Math.max(p, a.pUnwanted)
+    reasons.push(INJECTION_REASON + ', so the AI review could not lower its score')
   }
   if (p >= 0.5) {
     reasons.push(...signalReasons(a.signals, 'unwanted'), `AI review: ${verdict.reason}`.slice(0, 200))

@@ -12,8 +12,8 @@ export interface FeatureVector {
 }
 
 const WORD = /[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u3040-\u30ff\u4e00-\u9fff]+(?:'[a-z]+)?/g
-const MAX_BODY_TOKENS = 700
-const MAX_BIGRAM_TOKENS = 250
+const MAX_BODY_TOKENS = 400
+const MAX_BIGRAM_TOKENS = 150
 const TEXT_NORM = 3
 
 function normaliseToken(t: string): string | null {
@@ -95,7 +95,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals): Feature
     if (prev) words.add('s:' + prev + '_' + t)
     prev = t
   }
-  const body = (message.text.length > 6000 ? message.text.slice(0, 6000) : message.text).toLowerCase()
+  const body = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
   WORD.lastIndex = 0
   let m: RegExpExecArray | null
   let count = 0

@@ -72,6 +72,6 @@ export function htmlToText(html: string): string {
   s = s.replace(BREAKS, '\n').replace(CELLS, ' ').replace(TAGS, ' ')
   s = decodeEntities(s)
   // Invisible preheader padding (zero-width and combining characters) carries no meaning.
-  s = s.replace(/[\u200b-\u200f\u034f\u00ad\ufeff]+/g, '')
+  s = s.replace(/(?:[\u200b-\u200f]|\u034f|\u00ad|\ufeff)+/g, '')
   return s.replace(/[ \t\u00a0]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim()
 }

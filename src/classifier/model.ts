@@ -23,13 +23,16 @@ export interface ModelArtefact {
 
 export interface Model {
   artefact: ModelArtefact
-  unwantedWeights: Map<string, number>
+  /** Feature → row in `weights`; each row holds [unwanted, ...wanted classes]. */
+  index: Map<string, number>
+  weights: Float64Array
   unwantedBias: number
   platt: [number, number]
-  wantedWeights: Map<string, Float64Array>
   wantedBias: Float64Array
   temperature: number
 }
+
+const STRIDE = 1 + WANTED_CATEGORIES.length
 
 export interface Prediction {
   /** Calibrated probability that the message is unwanted. */
@@ -55,15 +58,21 @@ export function loadModel(json: unknown): Model {
     throw new ModelFormatError(`Model version ${String(a.version)} is not supported (expected ${MODEL_VERSION}); run npm run train.`)
   }
   if (!a.unwanted || !a.wanted) throw new ModelFormatError('The model file is incomplete.')
-  const unwantedWeights = new Map<string, number>(Object.entries(a.unwanted.weights))
-  const wantedWeights = new Map<string, Float64Array>()
-  for (const [k, v] of Object.entries(a.wanted.weights)) wantedWeights.set(k, Float64Array.from(v))
+  const names = [...new Set([...Object.keys(a.unwanted.weights), ...Object.keys(a.wanted.weights)])]
+  const index = new Map<string, number>()
+  const weights = new Float64Array(names.length * STRIDE)
+  names.forEach((name, row) => {
+    index.set(name, row)
+    weights[row * STRIDE] = a.unwanted!.weights[name] ?? 0
+    const ws = a.wanted!.weights[name]
+    if (ws) for (let c = 0; c < STRIDE - 1; c++) weights[row * STRIDE + 1 + c] = ws[c] ?? 0
+  })
   return {
     artefact: a as ModelArtefact,
-    unwantedWeights,
+    index,
+    weights,
     unwantedBias: a.unwanted.bias,
     platt: a.unwanted.platt,
-    wantedWeights,
     wantedBias: Float64Array.from(a.wanted.bias),
     temperature: a.wanted.temperature,
   }
@@ -93,28 +102,33 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   let raw = model.unwantedBias
   const k = WANTED_CATEGORIES.length
   const z = Float64Array.from(model.wantedBias)
-  const contributions: { name: string; weight: number }[] = []
   const { names, values } = fv
+  const { index, weights } = model
+  // Strongest contributions, kept as small sorted lists (no full sort: this runs per message).
+  const top: { name: string; weight: number }[] = []
+  const bottom: { name: string; weight: number }[] = []
   for (let i = 0; i < names.length; i++) {
-    const name = names[i] as string
+    const row = index.get(names[i] as string)
+    if (row === undefined) continue
     const v = values[i] as number
-    const w = model.unwantedWeights.get(name)
-    if (w !== undefined) {
-      raw += w * v
-      if (explain) contributions.push({ name, weight: w * v })
-    }
-    const ww = model.wantedWeights.get(name)
-    if (ww !== undefined) for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (ww[c] as number) * v
+    const base = row * STRIDE
+    const wu = (weights[base] as number) * v
+    raw += wu
+    for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (weights[base + 1 + c] as number) * v
+    if (explain && wu !== 0) keepTop(wu > 0 ? top : bottom, names[i] as string, Math.abs(wu), 8)
   }
   const logit = model.platt[0] * raw + model.platt[1]
-  let towardsUnwanted: Prediction['towardsUnwanted'] = []
-  let awayFromUnwanted: Prediction['awayFromUnwanted'] = []
-  if (explain) {
-    contributions.sort((x, y) => y.weight - x.weight || (x.name < y.name ? -1 : 1))
-    towardsUnwanted = contributions.filter((c) => c.weight > 0).slice(0, 8)
-    awayFromUnwanted = contributions.filter((c) => c.weight < 0).reverse().slice(0, 8)
-  }
+  const towardsUnwanted = top.map((c) => ({ name: c.name, weight: c.weight }))
+  const awayFromUnwanted = bottom.map((c) => ({ name: c.name, weight: -c.weight }))
   return { pUnwanted: sigmoid(logit), logit, wanted: softmax(z, model.temperature), towardsUnwanted, awayFromUnwanted }
+}
+
+function keepTop(list: { name: string; weight: number }[], name: string, weight: number, max: number): void {
+  if (list.length === max && weight <= (list[max - 1] as { weight: number }).weight) return
+  let i = list.length
+  while (i > 0 && (list[i - 1] as { weight: number }).weight < weight) i--
+  list.splice(i, 0, { name, weight })
+  if (list.length > max) list.pop()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -133,36 +133,40 @@ export type TransactionalKind =
   | 'payment'
 
 const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
-  [/\b(receipt|quittung|ricevuta|recibo|re[çc]u)\b/i, 'receipt'],
-  [/\b(invoice|rechnung|fattura|factura|facture)\b/i, 'invoice'],
-  [/\b(order (confirm|#|no\b|number)|your order|bestellung|bestellbest[äa]tigung|ordine|pedido|commande)\b/i, 'order'],
-  [/\b(shipped|shipping confirmation|out for delivery|has been delivered|your package|tracking number|versandt|versandbest|spedizione|spedito|envío|expédié|colis)\b/i, 'shipping'],
-  [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation)\b/i, 'booking'],
-  [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|codice di verifica|código de verificación)\b/i, 'code'],
-  [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña)\b/i, 'password'],
-  [/\b(security alert|new sign-?in|new login|unusual (sign-?in|activity)|sicherheitswarnung|avviso di sicurezza)\b/i, 'security'],
-  [/\b(statement|kontoauszug|estratto conto|extracto)\b/i, 'statement'],
-  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/i, 'payment'],
+  [/\b(receipt|quittung|ricevuta|recibo|re[çc]u)\b/, 'receipt'],
+  [/\b(invoice|rechnung|fattura|factura|facture)\b/, 'invoice'],
+  [/\b(order (confirm|#|no\b|number)|your order|bestellung|bestellbest[äa]tigung|ordine|pedido|commande)\b/, 'order'],
+  [/\b(shipped|shipping confirmation|out for delivery|has been delivered|your package|tracking number|versandt|versandbest|spedizione|spedito|envío|expédié|colis)\b/, 'shipping'],
+  [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation)\b/, 'booking'],
+  [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|codice di verifica|código de verificación)\b/, 'code'],
+  [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña)\b/, 'password'],
+  [/\b(security alert|new sign-?in|new login|unusual (sign-?in|activity)|sicherheitswarnung|avviso di sicurezza)\b/, 'security'],
+  [/\b(statement|kontoauszug|estratto conto|extracto)\b/, 'statement'],
+  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/, 'payment'],
 ]
 
 const OUTREACH_PHRASES: [RegExp, string][] = [
-  [/\bquick question\b/i, 'quick question'],
-  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/i, 'following up'],
-  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/i, 'bumping this'],
-  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/i, 'a short call'],
-  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/i, 'asks for a call'],
-  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/i, 'asks for the right person'],
-  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/i, 'link building'],
-  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/i, 'lead lists'],
-  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/i, 'came across your company'],
-  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/i, 'opt-out by reply'],
-  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/i, 'vague partnership'],
-  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/i, 'paid award'],
-  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/i, 'agency pitch'],
+  [/\bquick question\b/, 'quick question'],
+  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/, 'following up'],
+  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/, 'bumping this'],
+  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/, 'a short call'],
+  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/, 'asks for a call'],
+  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/, 'asks for the right person'],
+  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/, 'link building'],
+  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/, 'lead lists'],
+  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/, 'came across your company'],
+  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/, 'opt-out by reply'],
+  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/, 'vague partnership'],
+  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/, 'paid award'],
+  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/, 'agency pitch'],
 ]
 
+const UNSUBSCRIBE_TEXT =
+  /unsubscribe|opt[- ]out|abmelden|abbestellen|désinscri|desinscri|disiscriv|cancella(re)? l'iscrizione|darse de baja|cancelar suscripci|manage (your )?(preferences|subscriptions)|email preferences/
+
+// Text addressed to an automated classifier: only imperative forms, so articles about AI do not match.
 const INJECTION =
-  /\b(ignore (all |any )?(the )?(previous|prior|above|earlier) (instructions|rules)|disregard (all |any )?(previous|prior) instructions|classify (this|the) (e-?mail|message) as|mark (this|the) (e-?mail|message) as (genuine|important|safe|wanted)|you are (an? )?(ai|language model|assistant|classifier)|system prompt|assistant:|\[\/?(inst|system)\])/i
+  /\b(ignore (all |any )?(of )?(the |your )?(previous|prior|above|earlier|preceding) (instructions|rules|prompts?)|disregard (all |any )?(the |your )?(previous|prior|above) (instructions|rules)|(classify|categori[sz]e|label|mark|treat) (this|the) (e-?mail|message|mail) as (genuine|important|safe|wanted|not spam|legitimate)|new instructions:|\[\/?(inst|system)\]|<\/?(system|untrusted_email)>|(^|\n)\s*(system|assistant) ?:)/
 
 export interface Signals {
   senderAddress: string
@@ -212,7 +216,7 @@ const REPLY_PREFIX = /^\s*((re|aw|sv|vs|antw|rif|r|res|odp|ynt)\s*(\[\d+\])?\s*:
 const FWD_PREFIX = /^\s*(fwd?|wg|tr|rv|i|enc)\s*:/i
 const NOREPLY = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|mailer-daemon|notifications?|notify|alerts?|updates?|news(letter)?|info|hello|team|marketing|support|billing|receipts?|orders?|account|accounts|service|bounce[s]?)([-_.+].*)?$/i
 const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|news|newsletter|offers|deals|promo|promotions)([-_.+].*)?$/i
-const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/i
+const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/
 
 export function computeSignals(message: NormalisedMessage, context: ClassifierContext): Signals {
   const senderAddress = message.from?.address ?? ''
@@ -275,20 +279,22 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   const subject = message.subject
   const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references')
   const replySubject = REPLY_PREFIX.test(subject)
-  const textHead = message.text.length > 6000 ? message.text.slice(0, 6000) : message.text
-  const quotesEarlierMail = QUOTE_HEADER.test(textHead) || /\n>[^\n]*\n>/.test(textHead)
+  const textHead = (message.text.length > 6000 ? message.text.slice(0, 6000) : message.text).toLowerCase()
+  const quotesEarlierMail = textHead.includes('\n>') ? true : QUOTE_HEADER.test(textHead)
 
   let transactional: TransactionalKind | null = null
+  const subjectLower = subject.toLowerCase()
   for (const [re, kind] of TRANSACTIONAL_SUBJECT) {
-    if (re.test(subject)) {
+    if (re.test(subjectLower)) {
       transactional = kind
       break
     }
   }
 
   const outreachPhrases: string[] = []
-  const head = subject + '\n' + (textHead.length > 3000 ? textHead.slice(0, 3000) : textHead)
+  const head = subjectLower + '\n' + (textHead.length > 2500 ? textHead.slice(0, 2500) : textHead)
   for (const [re, label] of OUTREACH_PHRASES) if (re.test(head)) outreachPhrases.push(label)
+  const tail = (message.text.length > 3000 ? message.text.slice(-3000) : message.text).toLowerCase()
 
   const precedence = h(message, 'precedence').toLowerCase().trim()
   const autoSubmittedValue = h(message, 'auto-submitted').toLowerCase()
@@ -323,12 +329,10 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     fakeReply: replySubject && !isThreadedReply,
     forwarded: FWD_PREFIX.test(subject),
     quotesEarlierMail,
-    unsubscribeText: /unsubscribe|opt[- ]out|abmelden|abbestellen|désinscri|desinscri|disiscriv|cancella(re)? l'iscrizione|darse de baja|cancelar suscripci|manage (your )?(preferences|subscriptions)|email preferences/i.test(
-      message.text.length > 20000 ? message.text.slice(-20000) : message.text,
-    ),
+    unsubscribeText: UNSUBSCRIBE_TEXT.test(tail),
     transactional,
     outreachPhrases,
-    injection: INJECTION.test(subject + '\n' + message.text),
+    injection: INJECTION.test(head) || (message.text.length > 2500 && INJECTION.test(tail)),
     recipientCount: recipients,
     undisclosedRecipients: recipients === 0 || toRaw.includes('undisclosed') || toRaw.includes('recipient list suppressed'),
   }

@@ -55,7 +55,12 @@ const byGroup = (prefix: string) => {
   let n = 0
   let u = 0
   let f = 0
-  for (const [k, g] of groups) if (k.startsWith(prefix)) ((n += g.n), (u += g.unwanted), (f += g.filtered))
+  for (const [k, g] of groups) {
+    if (!k.startsWith(prefix)) continue
+    n += g.n
+    u += g.unwanted
+    f += g.filtered
+  }
   return { n, u, f }
 }
 const easy = byGroup('easy-ham')

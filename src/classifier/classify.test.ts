@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest'
+import { analyse, classify, isAllowed, STRICTNESS_OFFSET } from './classify.ts'
+import { emptyContext } from './types.ts'
+import type { ClassifierContext } from './types.ts'
+import { handModel, msg } from './testing/fixtures.ts'
+
+const model = handModel()
+const pitch = () => msg({ subject: 'Your rankings', body: 'We offer guaranteed SEO rankings and backlinks for your site.' })
+const ctx = (over: Partial<ClassifierContext> = {}, settings: Partial<ClassifierContext['settings']> = {}): ClassifierContext => ({
+  ...emptyContext(settings),
+  ...over,
+})
+
+describe('classify: user rules', () => {
+  it('files an SEO pitch from a stranger as unwanted and moves it (baseline)', () => {
+    const d = classify(pitch(), ctx(), model)
+    expect(d).toMatchObject({ category: 'unwanted', action: 'filter', source: 'model' })
+    expect(d.confidence).toBeGreaterThan(0.9)
+  })
+
+  it('never filters a whitelisted domain, even a pitch that is also blacklisted', () => {
+    const d = classify(pitch(), ctx({ whitelistDomains: ['growthco.example'], blacklistDomains: ['growthco.example'] }), model)
+    expect(d.action).toBe('keep')
+    expect(d.category).not.toBe('unwanted')
+    expect(d.source).toBe('rule')
+    expect(d.reasons[0]).toBe("The sender's domain growthco.example is on your whitelist")
+  })
+
+  it('whitelisting a parent domain covers its subdomains', () => {
+    const m = msg({ from: 'news@mail.growthco.example', body: 'guaranteed seo rankings' })
+    expect(classify(m, ctx({ whitelistDomains: ['growthco.example'] }), model).action).toBe('keep')
+  })
+
+  it('files a blacklisted domain as unwanted with full confidence, whatever the content', () => {
+    const m = msg({ from: 'ana@spammy.example', body: 'Lunch tomorrow?' })
+    const d = classify(m, ctx({ blacklistDomains: ['spammy.example'] }), model)
+    expect(d).toMatchObject({ category: 'unwanted', confidence: 1, action: 'filter', source: 'rule' })
+    expect(d.reasons).toContain("The sender's domain spammy.example is on your blacklist")
+  })
+})
+
+describe('classify: relationship', () => {
+  it('never calls a prior correspondent unwanted, even with a pitch-like text', () => {
+    const d = classify(pitch(), ctx({ knownAddresses: ['sam@growthco.example'] }), model)
+    expect(d.category).not.toBe('unwanted')
+    expect(d.action).toBe('keep')
+    expect(d.reasons[0]).toBe('You have written to this sender before')
+  })
+
+  it('treats other people at a non-public domain the person wrote to as known', () => {
+    const d = classify(pitch(), ctx({ knownDomains: ['growthco.example'] }), model)
+    expect(d.category).not.toBe('unwanted')
+    expect(d.reasons[0]).toBe('You have written to people at growthco.example before')
+  })
+
+  it('does not make every gmail.com sender known because the person wrote to one', () => {
+    const m = msg({ from: 'stranger@gmail.com', subject: 'Your rankings', body: 'guaranteed seo rankings backlinks' })
+    expect(classify(m, ctx({ knownDomains: ['gmail.com'], knownAddresses: ['friend@gmail.com'] }), model).category).toBe('unwanted')
+  })
+
+  it('never calls a colleague from the same organisation unwanted', () => {
+    const m = msg({ from: 'cfo@northwind.example', body: 'guaranteed seo rankings backlinks' })
+    const d = classify(m, ctx({ orgDomain: 'northwind.example' }), model)
+    expect(d.category).not.toBe('unwanted')
+    expect(d.reasons[0]).toContain('your own organisation')
+  })
+
+  it('still lets a known company’s newsletter be moved when informational mail is not allowed', () => {
+    const m = msg({ from: 'news@growthco.example', subject: 'Weekly digest', body: 'Your weekly digest digest digest' })
+    const d = classify(m, ctx({ knownDomains: ['growthco.example'] }, { allowInformational: false, confidenceThreshold: 0.5 }), model)
+    expect(d.category).toBe('informational')
+    expect(d.action).toBe('filter')
+  })
+})
+
+describe('classify: allow toggles and threshold', () => {
+  const receipt = () => msg({ from: 'billing@shop.example', subject: 'Your receipt', body: 'receipt receipt receipt for order' })
+
+  it('keeps an allowed kind and moves it when the toggle is off', () => {
+    expect(classify(receipt(), ctx({}, { allowTransactional: true, confidenceThreshold: 0.5 }), model).action).toBe('keep')
+    const d = classify(receipt(), ctx({}, { allowTransactional: false, confidenceThreshold: 0.5 }), model)
+    expect(d).toMatchObject({ category: 'transactional', action: 'filter' })
+  })
+
+  it('moves only when the confidence reaches the threshold (equal counts)', () => {
+    const d = classify(receipt(), ctx({}, { allowTransactional: false, confidenceThreshold: 0.1 }), model)
+    const at = classify(receipt(), ctx({}, { allowTransactional: false, confidenceThreshold: d.confidence }), model)
+    expect(at.action).toBe('filter')
+    const above = classify(receipt(), ctx({}, { allowTransactional: false, confidenceThreshold: Math.min(1, d.confidence + 0.001) }), model)
+    expect(above.action).toBe('keep')
+    expect(above.reasons.at(-1)).toMatch(/below your threshold/)
+  })
+
+  it('genuine is always allowed and unwanted never is', () => {
+    const s = emptyContext().settings
+    expect(isAllowed('genuine', { ...s, allowInformational: false, allowPromotional: false, allowTransactional: false })).toBe(true)
+    expect(isAllowed('unwanted', { ...s, allowInformational: true, allowPromotional: true, allowTransactional: true })).toBe(false)
+  })
+
+  it('a threshold of 1 still moves blacklisted mail (confidence 1)', () => {
+    const m = msg({ from: 'x@spammy.example' })
+    expect(classify(m, ctx({ blacklistDomains: ['spammy.example'] }, { confidenceThreshold: 1 }), model).action).toBe('filter')
+  })
+})
+
+describe('classify: strictness', () => {
+  // One mildly suspicious word: model log-odds = 0.6 × 3/sqrt(#words) — near the boundary.
+  const borderline = () => msg({ subject: '', body: 'mild note' })
+
+  it('strict triples and relaxed divides by three the unwanted odds', () => {
+    const m = borderline()
+    const p = (strictness: 'relaxed' | 'balanced' | 'strict') => analyse(m, ctx({}, { strictness }), model).pUnwanted
+    const odds = (x: number) => x / (1 - x)
+    expect(odds(p('strict')) / odds(p('balanced'))).toBeCloseTo(3, 5)
+    expect(odds(p('balanced')) / odds(p('relaxed'))).toBeCloseTo(3, 5)
+    expect(STRICTNESS_OFFSET.balanced).toBe(0)
+  })
+
+  it('moves the decision boundary: the same borderline message is unwanted only when strict', () => {
+    const m = borderline()
+    const balanced = analyse(m, ctx(), model).pUnwanted
+    expect(balanced).toBeGreaterThan(0.25)
+    expect(balanced).toBeLessThan(0.75)
+    expect(classify(m, ctx({}, { strictness: 'relaxed' }), model).category).not.toBe('unwanted')
+    expect(classify(m, ctx({}, { strictness: 'strict', confidenceThreshold: 0.5 }), model)).toMatchObject({ category: 'unwanted', action: 'filter' })
+  })
+})
+
+describe('classify: reasons', () => {
+  it('explains decisions in sentences without internal feature names', () => {
+    const m = msg({
+      subject: 'Re: quick question',
+      body: 'Following up on my last email: guaranteed SEO rankings. Do you have 15 minutes for a call?',
+      headers: { 'List-Unsubscribe': '<mailto:u@growthco.example>', 'X-SG-EID': 'abc' },
+    })
+    const d = classify(m, ctx(), model)
+    expect(d.reasons.length).toBeGreaterThan(1)
+    for (const r of d.reasons) {
+      expect(r).toMatch(/^[A-Z“]/)
+      expect(r).not.toMatch(/\b(h|out|tx|reply|s):[a-z]/)
+    }
+    expect(d.reasons).toContain('The subject starts with “Re:” but the message is not a reply to anything you sent')
+    expect(d.reasons.join(' ')).toContain('Has a List-Unsubscribe header and was sent through a bulk e-mail service (SendGrid)')
+  })
+})
