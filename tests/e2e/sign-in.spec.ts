@@ -10,8 +10,10 @@ async function signInThroughPopup(page: Page, providerButton: string, email: str
   await popup.waitForLoadState()
   await popup.getByLabel('Email').fill(email)
   await popup.getByLabel('Name').fill('Demo Person')
+  // The popup may close as soon as the callback posts its message: listen before clicking.
+  const closed = popup.waitForEvent('close')
   await popup.getByRole('button', { name: 'Continue', exact: true }).click()
-  await popup.waitForEvent('close')
+  await closed
 }
 
 for (const [provider, button] of [
@@ -63,8 +65,9 @@ test('cancelling on the consent page shows the error and lets the person try aga
   const popupPromise = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Continue with Google' }).click()
   const popup = await popupPromise
+  const closed = popup.waitForEvent('close')
   await popup.getByRole('button', { name: 'Cancel' }).click()
-  await popup.waitForEvent('close')
+  await closed
   await expect(page.getByRole('alert')).toBeVisible()
   await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeEnabled()
 })
