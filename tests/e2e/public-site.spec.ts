@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 
 // SPEC 2: every public route shows its spec text; any other path is the Not Found page with HTTP 404.
 const pages = [
@@ -59,7 +59,7 @@ test('GET /_api/auth/session answers JSON', async ({ request }) => {
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 360, height: 740 } })
 
-  const openMenu = async (page: import('@playwright/test').Page) => {
+  const openMenu = async (page: Page) => {
     await page.getByRole('button', { name: /open menu/i }).click()
     const menu = page.getByRole('dialog')
     await expect(menu).toBeVisible()
