@@ -7,24 +7,125 @@ import type { NormalisedMessage } from './message.ts'
 import type { Signals } from './signals.ts'
 
 export interface FeatureVector {
-  names: string[]
+  /** FNV-1a hashes of the feature names (what the model looks up). */
+  hashes: number[]
   values: number[]
+  /** The names themselves; only produced for training (extractFeatures(..., true)). */
+  names?: string[]
 }
 
-const WORD = /[a-z0-9\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff\u0590-\u06ff\u3040-\u30ff\u4e00-\u9fff]+(?:'[a-z]+)?/g
+const MAX_BODY_CHARS = 4000
 const MAX_BODY_TOKENS = 400
 const MAX_BIGRAM_TOKENS = 150
 const TEXT_NORM = 3
+const FNV_OFFSET = 0x811c9dc5 | 0
 
-function normaliseToken(t: string): string | null {
-  const n = t.length
-  if (n < 2 || n > 24) return null
-  const c = t.charCodeAt(0)
-  if (c >= 48 && c <= 57) {
-    // Numbers carry their shape, not their value (prices, years and ids would be memorised).
-    return /^[0-9]+$/.test(t) ? '#n' + Math.min(n, 6) : '#a'
+/** FNV-1a over UTF-16 code units; composable: hashing "ab" = hashing "b" starting from hash("a"). */
+export function hashString(s: string, h = FNV_OFFSET): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+  return h
+}
+
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57)
+  return (
+    (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7) ||
+    (c >= 0x370 && c <= 0x3ff) ||
+    (c >= 0x400 && c <= 0x4ff) ||
+    (c >= 0x590 && c <= 0x6ff) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x4e00 && c <= 0x9fff)
+  )
+}
+
+// Function words of the languages the product sees most. They say which language a mail is in,
+// not what it wants, and a model trained mostly on English would otherwise learn "Spanish/German
+// text = spam" from 2002 mail. Dropped as unigrams; bigrams of two function words too.
+const STOPWORDS = new Set(
+  (
+    'the a an and or but if of to in on at by for with from as is are was were be been it its this that these those ' +
+    'i you he she we they me my your our their his her him us them do does did not no so than then there here ' +
+    'der die das und oder aber ist sind war ein eine einen einem einer den dem des zu im am auf mit von für fur ' +
+    'sich nicht auch es ich sie wir ihr ihre ihnen werden wird wurde bei aus nach wie noch nur um so dass ' +
+    'le la les un une des du de et ou mais est sont au aux en dans sur pour par avec ce cette ces il elle nous vous ils ' +
+    'il lo gli uno una di da con su per tra fra che non ho hai ha sono è ma nel nella del della dei al alla ' +
+    'el los las unos unas y o pero es son con por para como este esta estos su sus lo al del se que ' +
+    'o os as um uma e mas é são com por para como este esta seu sua do da dos das no na nos nas em ' +
+    'het een en of maar is zijn van voor met op aan dat die deze ik je wij jullie zij niet ook'
+  ).split(' '),
+)
+const STOPWORD_HASHES = new Set([...STOPWORDS].map((w) => hashString(w)))
+
+// Numbers carry their shape, not their value (prices, years and ids would be memorised).
+const NUMBER_NAMES = ['#n0', '#n1', '#n2', '#n3', '#n4', '#n5', '#n6', '#a']
+
+/**
+ * Scans lower-cased text into unigram and bigram features without allocating substrings (the
+ * names are only built when `names` is given, for training). Tokens of 2–24 word characters.
+ */
+function scanWords(
+  text: string,
+  prefix: string,
+  maxTokens: number,
+  maxBigrams: number,
+  seen: HashSet,
+  hashes: number[],
+  names: string[] | undefined,
+): void {
+  const base = hashString(prefix)
+  const n = text.length
+  let i = 0
+  let count = 0
+  let prevHash = 0
+  let prevName = ''
+  let hasPrev = false
+  let prevStop = false
+  const add = (h: number, name: string | null) => {
+    if (!seen.add(h)) return
+    hashes.push(h)
+    if (names) names.push(name as string)
   }
-  return t
+  while (i < n && count < maxTokens) {
+    while (i < n && !isWordChar(text.charCodeAt(i))) i++
+    const start = i
+    while (i < n && isWordChar(text.charCodeAt(i))) i++
+    const len = i - start
+    if (len < 2 || len > 24) {
+      hasPrev = false
+      continue
+    }
+    const first = text.charCodeAt(start)
+    let norm: string | null = null
+    if (first >= 48 && first <= 57) {
+      let digits = true
+      for (let k = start; k < i; k++) {
+        const c = text.charCodeAt(k)
+        if (c < 48 || c > 57) {
+          digits = false
+          break
+        }
+      }
+      norm = digits ? (NUMBER_NAMES[Math.min(len, 6)] as string) : (NUMBER_NAMES[7] as string)
+    }
+    let h = base
+    if (norm !== null) h = hashString(norm, base)
+    else for (let k = start; k < i; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193)
+    const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
+    const stop = prefix === '' && STOPWORD_HASHES.has(h)
+    if (!stop) add(h, name)
+    if (hasPrev && count < maxBigrams && !(stop && prevStop)) {
+      // hash(prev + "_" + token), continuing from the previous token's hash.
+      let b = Math.imul(prevHash ^ 95, 0x01000193)
+      if (norm !== null) b = hashString(norm, b)
+      else for (let k = start; k < i; k++) b = Math.imul(b ^ text.charCodeAt(k), 0x01000193)
+      add(b, names ? prevName + '_' + (norm ?? text.slice(start, i)) : null)
+    }
+    prevHash = h
+    prevName = name
+    prevStop = stop
+    hasPrev = true
+    count++
+  }
 }
 
 function bucket(n: number, edges: number[]): string {
@@ -58,6 +159,11 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   for (const p of s.outreachPhrases) f.push('out:' + p)
   if (s.outreachPhrases.length >= 2) f.push('out:several')
   if (s.undisclosedRecipients) f.push('to:undisclosed')
+  if (s.selfThread) f.push('reply:self-thread')
+  if (s.quotesOwnMail) f.push('body:quotes-own-mail')
+  if (s.returnPathMismatch) f.push('h:return-path-mismatch')
+  if (s.highPriority) f.push('h:high-priority')
+  if (s.scriptMailer) f.push('h:script-mailer')
   f.push('to:' + bucket(s.recipientCount, [1, 3, 10]))
   if (message.cc.length > 0) f.push('cc:some')
   f.push('links:' + bucket(message.linkCount, [0, 2, 6, 15]))
@@ -77,44 +183,56 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   return f
 }
 
-/**
- * Produces the feature vector for the model. Structural features get value 1; word features share
- * an L2 norm of TEXT_NORM between them.
- */
-export function extractFeatures(message: NormalisedMessage, s: Signals): FeatureVector {
-  const names = structuralFeatures(message, s)
-  const values: number[] = names.map(() => 1)
-  const words = new Set<string>()
-  const subj = message.subject.toLowerCase().replace(/^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/, '')
-  const subjTokens = subj.match(WORD) ?? []
-  let prev = ''
-  for (const raw of subjTokens) {
-    const t = normaliseToken(raw)
-    if (!t) continue
-    words.add('s:' + t)
-    if (prev) words.add('s:' + prev + '_' + t)
-    prev = t
-  }
-  const body = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
-  WORD.lastIndex = 0
-  let m: RegExpExecArray | null
-  let count = 0
-  prev = ''
-  while ((m = WORD.exec(body)) !== null && count < MAX_BODY_TOKENS) {
-    const t = normaliseToken(m[0])
-    if (!t) {
-      prev = ''
-      continue
+/** Reusable open-addressing set of 32-bit hashes (cleared by bumping a generation counter). */
+class HashSet {
+  private keys = new Int32Array(4096)
+  private gens = new Uint32Array(4096)
+  private gen = 1
+  private count = 0
+  reset(): this {
+    this.gen++
+    this.count = 0
+    if (this.gen === 0xffffffff) {
+      this.gens.fill(0)
+      this.gen = 1
     }
-    words.add(t)
-    if (count < MAX_BIGRAM_TOKENS && prev) words.add(prev + '_' + t)
-    prev = t
-    count++
+    return this
   }
-  const v = words.size > 0 ? TEXT_NORM / Math.sqrt(words.size) : 0
-  for (const w of words) {
-    names.push(w)
-    values.push(v)
+  /** Adds h; false when it was already there (or the set is full). */
+  add(h: number): boolean {
+    if (this.count >= 3000) return false
+    const mask = this.keys.length - 1
+    let i = h & mask
+    while (this.gens[i] === this.gen) {
+      if (this.keys[i] === h) return false
+      i = (i + 1) & mask
+    }
+    this.gens[i] = this.gen
+    this.keys[i] = h
+    this.count++
+    return true
   }
-  return { names, values }
+}
+const SEEN = new HashSet()
+
+const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/
+
+/**
+ * Produces the feature vector for the model. Structural features get value 1; word features
+ * (subject words prefixed "s:", body words, bigrams joined by "_") share an L2 norm of TEXT_NORM.
+ */
+export function extractFeatures(message: NormalisedMessage, s: Signals, withNames = false): FeatureVector {
+  const structural = structuralFeatures(message, s)
+  const hashes: number[] = structural.map((f) => hashString(f))
+  const names: string[] | undefined = withNames ? [...structural] : undefined
+  const seen = SEEN.reset()
+  const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
+  scanWords(subj, 's:', 50, 50, seen, hashes, names)
+  const body = (message.text.length > MAX_BODY_CHARS ? message.text.slice(0, MAX_BODY_CHARS) : message.text).toLowerCase()
+  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, hashes, names)
+  const words = hashes.length - structural.length
+  const v = words > 0 ? TEXT_NORM / Math.sqrt(words) : 0
+  const values = new Array<number>(hashes.length)
+  for (let i = 0; i < hashes.length; i++) values[i] = i < structural.length ? 1 : v
+  return names ? { hashes, values, names } : { hashes, values }
 }

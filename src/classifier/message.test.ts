@@ -48,7 +48,8 @@ describe('parseRawMessage', () => {
       'Content-Transfer-Encoding: quoted-printable',
       '',
       'Caf=E9 =3D soft=',
-      'break',
+      'break. This plain-text alternative is long enough to be the real content of the message, not a stub',
+      'that only says to open the HTML version in a browser, so the parser reads it instead of the HTML.',
       '--inner',
       'Content-Type: text/html',
       '',
@@ -62,8 +63,27 @@ describe('parseRawMessage', () => {
       '--outer--',
     ].join('\r\n')
     const m = parseRawMessage(raw)
-    expect(m.text).toBe('Café = softbreak')
+    expect(m.text.startsWith('Café = softbreak. This plain-text')).toBe(true)
+    expect(m.text).not.toContain('ignored')
     expect(m.attachmentCount).toBe(1)
+  })
+
+  it('reads the HTML alternative when the plain part is only a stub', () => {
+    const raw = [
+      'From: news@shop.example',
+      'Content-Type: multipart/alternative; boundary=b',
+      '',
+      '--b',
+      'Content-Type: text/plain',
+      '',
+      'View this e-mail in your browser.',
+      '--b',
+      'Content-Type: text/html',
+      '',
+      '<p>Spring sale: 20% off everything</p>',
+      '--b--',
+    ].join('\n')
+    expect(parseRawMessage(raw).text).toBe('Spring sale: 20% off everything')
   })
 
   it('decodes 8-bit UTF-8 bodies read as bytes (latin1) and leaves already-decoded text alone', () => {

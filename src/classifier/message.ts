@@ -316,7 +316,10 @@ function walk(part: RawPart, acc: BodyAcc, depth: number): void {
         if (t === 'text/html') acc.hasHtml = true
         if (t === 'text/html') acc.linkCount += countLinks(c.body)
       }
-      if (plain) walk(plain, acc, depth + 1)
+      const html = children.find((c) => parseContentType(first(c.headers, 'content-type') || 'text/plain').type === 'text/html')
+      // A stub plain part ("view this e-mail in your browser") says less than the HTML beside it.
+      if (plain && (!html || plain.body.trim().length >= 200)) walk(plain, acc, depth + 1)
+      else if (html) walk(html, acc, depth + 1)
       else for (const c of children) walk(c, acc, depth + 1)
       return
     }

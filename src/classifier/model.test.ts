@@ -9,7 +9,7 @@ import { msg } from './testing/fixtures.ts'
 
 function example(body: string, label: Category, headers: Record<string, string> = {}): TrainingExample {
   const m = msg({ body, headers })
-  return { features: extractFeatures(m, computeSignals(m, emptyContext())), label, weight: 1 }
+  return { features: extractFeatures(m, computeSignals(m, emptyContext()), true), label, weight: 1 }
 }
 
 const words = (seed: number, list: string[]) => Array.from({ length: 12 }, (_, i) => list[(seed * 7 + i * 3) % list.length]).join(' ')

@@ -8,6 +8,7 @@
 import { WANTED_CATEGORIES } from './types.ts'
 import type { Category, WantedCategory } from './types.ts'
 import type { FeatureVector } from './features.ts'
+import { hashString } from './features.ts'
 
 export const MODEL_FORMAT = 'inbox-guard-classifier'
 export const MODEL_VERSION = 1
@@ -23,9 +24,12 @@ export interface ModelArtefact {
 
 export interface Model {
   artefact: ModelArtefact
-  /** Feature → row in `weights`; each row holds [unwanted, ...wanted classes]. */
-  index: Map<string, number>
+  /** Open-addressing table: feature-name hash → row in `weights` (each row: [unwanted, ...wanted]). */
+  slots: Int32Array
+  slotRows: Int32Array
+  mask: number
   weights: Float64Array
+  names: string[]
   unwantedBias: number
   platt: [number, number]
   wantedBias: Float64Array
@@ -59,18 +63,30 @@ export function loadModel(json: unknown): Model {
   }
   if (!a.unwanted || !a.wanted) throw new ModelFormatError('The model file is incomplete.')
   const names = [...new Set([...Object.keys(a.unwanted.weights), ...Object.keys(a.wanted.weights)])]
-  const index = new Map<string, number>()
+  let size = 1024
+  while (size < names.length * 2) size *= 2
+  const slots = new Int32Array(size)
+  const slotRows = new Int32Array(size).fill(-1)
+  const mask = size - 1
   const weights = new Float64Array(names.length * STRIDE)
   names.forEach((name, row) => {
-    index.set(name, row)
+    const h = hashString(name)
+    let i = h & mask
+    while (slotRows[i] !== -1 && slots[i] !== h) i = (i + 1) & mask
+    if (slotRows[i] !== -1) return // 32-bit hash collision between two names: the first one wins
+    slots[i] = h
+    slotRows[i] = row
     weights[row * STRIDE] = a.unwanted!.weights[name] ?? 0
     const ws = a.wanted!.weights[name]
     if (ws) for (let c = 0; c < STRIDE - 1; c++) weights[row * STRIDE + 1 + c] = ws[c] ?? 0
   })
   return {
     artefact: a as ModelArtefact,
-    index,
+    slots,
+    slotRows,
+    mask,
     weights,
+    names,
     unwantedBias: a.unwanted.bias,
     platt: a.unwanted.platt,
     wantedBias: Float64Array.from(a.wanted.bias),
@@ -102,20 +118,31 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   let raw = model.unwantedBias
   const k = WANTED_CATEGORIES.length
   const z = Float64Array.from(model.wantedBias)
-  const { names, values } = fv
-  const { index, weights } = model
+  const { hashes, values } = fv
+  const { slots, slotRows, mask, weights } = model
   // Strongest contributions, kept as small sorted lists (no full sort: this runs per message).
   const top: { name: string; weight: number }[] = []
   const bottom: { name: string; weight: number }[] = []
-  for (let i = 0; i < names.length; i++) {
-    const row = index.get(names[i] as string)
-    if (row === undefined) continue
+  for (let i = 0; i < hashes.length; i++) {
+    const h = hashes[i] as number
+    let slot = h & mask
+    let row = -1
+    for (;;) {
+      const r = slotRows[slot] as number
+      if (r === -1) break
+      if (slots[slot] === h) {
+        row = r
+        break
+      }
+      slot = (slot + 1) & mask
+    }
+    if (row === -1) continue
     const v = values[i] as number
     const base = row * STRIDE
     const wu = (weights[base] as number) * v
     raw += wu
     for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (weights[base + 1 + c] as number) * v
-    if (explain && wu !== 0) keepTop(wu > 0 ? top : bottom, names[i] as string, Math.abs(wu), 8)
+    if (explain && wu !== 0) keepTop(wu > 0 ? top : bottom, model.names[row] as string, Math.abs(wu), 8)
   }
   const logit = model.platt[0] * raw + model.platt[1]
   const towardsUnwanted = top.map((c) => ({ name: c.name, weight: c.weight }))
@@ -202,8 +229,9 @@ function encode(examples: TrainingExample[], vocab: Map<string, number>): Encode
     const idx: number[] = []
     const val: number[] = []
     const seen = new Set<number>()
-    for (let i = 0; i < e.features.names.length; i++) {
-      const j = vocab.get(e.features.names[i] as string)
+    const names = e.features.names ?? []
+    for (let i = 0; i < names.length; i++) {
+      const j = vocab.get(names[i] as string)
       if (j === undefined || seen.has(j)) continue
       seen.add(j)
       idx.push(j)
@@ -332,7 +360,7 @@ const round = (x: number, digits = 4) => {
 export function buildVocabulary(examples: TrainingExample[], minDocFreq: number): Map<string, number> {
   const df = new Map<string, number>()
   for (const e of examples) {
-    const seen = new Set(e.features.names)
+    const seen = new Set(e.features.names ?? [])
     for (const n of seen) df.set(n, (df.get(n) ?? 0) + 1)
   }
   const names = [...df.entries()].filter(([, c]) => c >= minDocFreq).map(([n]) => n)

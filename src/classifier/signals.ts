@@ -120,6 +120,9 @@ const OUTREACH_TOOLS: [RegExp, string][] = [
   [/mailtrack/, 'Mailtrack'],
 ]
 
+const ANY_ESP_DOMAIN = new RegExp(ESP_DOMAINS.map(([re]) => re.source).join('|'))
+const ANY_OUTREACH_TOOL = new RegExp(OUTREACH_TOOLS.map(([re]) => re.source).join('|'))
+
 export type TransactionalKind =
   | 'receipt'
   | 'invoice'
@@ -145,24 +148,35 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/, 'payment'],
 ]
 
-const OUTREACH_PHRASES: [RegExp, string][] = [
-  [/\bquick question\b/, 'quick question'],
-  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/, 'following up'],
-  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/, 'bumping this'],
-  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/, 'a short call'],
-  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/, 'asks for a call'],
-  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/, 'asks for the right person'],
-  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/, 'link building'],
-  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/, 'lead lists'],
-  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/, 'came across your company'],
-  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/, 'opt-out by reply'],
-  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/, 'vague partnership'],
-  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/, 'paid award'],
-  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/, 'agency pitch'],
+/** [pattern, label, anchors]: the pattern only runs when one of the plain-text anchors occurs. */
+const OUTREACH_PHRASES: [RegExp, string, string[]][] = [
+  [/\bquick question\b/, 'quick question', ['quick question']],
+  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/, 'following up', ['follow', 'my last', 'my previous']],
+  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/, 'bumping this', ['bump', 'circling back', 'floating this', 'checking in']],
+  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/, 'a short call', ['min']],
+  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/, 'asks for a call', ['hop on', 'book a', 'grab', 'calendly', 'my calendar', 'worth a', 'open to a']],
+  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/, 'asks for the right person', ['right person', 'right contact', 'point me']],
+  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/, 'link building', ['link', 'guest post', 'sponsored post', 'domain authority']],
+  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/, 'lead lists', ['lead', 'decision', 'contact list', 'email list']],
+  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/, 'came across your company', ['came across', 'noticed', 'stumbled']],
+  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/, 'opt-out by reply', ['not interested', 'reply']],
+  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/, 'vague partnership', ['opportunit', 'mutually', 'win-win']],
+  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/, 'paid award', ['been', 'award', 'recognition']],
+  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/, 'agency pitch', ['outsourc', 'offshore', 'dedicated developer', 'label', 'staff augmentation']],
 ]
 
-const UNSUBSCRIBE_TEXT =
-  /unsubscribe|opt[- ]out|abmelden|abbestellen|désinscri|desinscri|disiscriv|cancella(re)? l'iscrizione|darse de baja|cancelar suscripci|manage (your )?(preferences|subscriptions)|email preferences/
+const UNSUBSCRIBE_WORDS = ['unsubscribe', 'opt-out', 'opt out', 'abmelden', 'abbestellen', 'sinscri', 'disiscriv', "l'iscrizione", 'darse de baja', 'suscripci', 'manage your preferences', 'manage preferences', 'manage your subscriptions', 'manage subscriptions', 'email preferences', 'e-mail preferences', 'descadastr', 'uitschrijven', 'afmelden']
+
+const INJECTION_ANCHORS = ['ignore', 'disregard', ' as genuine', ' as important', ' as safe', ' as wanted', ' as not spam', ' as legitimate', 'new instructions', '[inst', '[/inst', '[system', '[/system', 'system:', 'assistant:', 'system :', 'assistant :', '<system', '</system', 'untrusted_email']
+
+const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** One regex over all anchors of a list: a single pass instead of one `includes` per word. */
+const anchorRe = (words: readonly string[]) => new RegExp(words.map(escapeRe).join('|'))
+/** All phrases in one pass; the named group that matched tells which phrase it was. */
+const ALL_PHRASES = new RegExp(OUTREACH_PHRASES.map(([re], i) => `(?<p${i}>${re.source})`).join('|'), 'g')
+const PHRASE_WINDOW = 800
+const UNSUBSCRIBE_RE = anchorRe(UNSUBSCRIBE_WORDS)
+const INJECTION_ANCHOR_RE = anchorRe(INJECTION_ANCHORS)
 
 // Text addressed to an automated classifier: only imperative forms, so articles about AI do not match.
 const INJECTION =
@@ -200,6 +214,13 @@ export interface Signals {
   injection: boolean
   recipientCount: number
   undisclosedRecipients: boolean
+  /** In-Reply-To/References point only at the sender's own earlier mail (a "bump" of a cold mail). */
+  selfThread: boolean
+  /** The quoted or forwarded mail in the body was written by the sender, not by the recipient. */
+  quotesOwnMail: boolean
+  returnPathMismatch: boolean
+  highPriority: boolean
+  scriptMailer: boolean
 }
 
 function has(message: NormalisedMessage, name: string): boolean {
@@ -216,6 +237,7 @@ const REPLY_PREFIX = /^\s*((re|aw|sv|vs|antw|rif|r|res|odp|ynt)\s*(\[\d+\])?\s*:
 const FWD_PREFIX = /^\s*(fwd?|wg|tr|rv|i|enc)\s*:/i
 const NOREPLY = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|mailer-daemon|notifications?|notify|alerts?|updates?|news(letter)?|info|hello|team|marketing|support|billing|receipts?|orders?|account|accounts|service|bounce[s]?)([-_.+].*)?$/i
 const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|news|newsletter|offers|deals|promo|promotions)([-_.+].*)?$/i
+const QUOTE_OR_FORWARD = /wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\n>/
 const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/
 
 export function computeSignals(message: NormalisedMessage, context: ClassifierContext): Signals {
@@ -259,7 +281,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   }
   const listUnsub = h(message, 'list-unsubscribe').toLowerCase()
   const espHaystack = returnPath + ' ' + msgIdDomain + ' ' + listUnsub + ' ' + h(message, 'sender').toLowerCase()
-  if (!esp) {
+  if (!esp && ANY_ESP_DOMAIN.test(espHaystack)) {
     for (const [re, label] of ESP_DOMAINS) {
       if (re.test(espHaystack)) {
         esp = label
@@ -268,8 +290,9 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     }
   }
   let outreachTool: string | null = null
-  const toolHaystack = espHaystack + ' ' + mailer + ' ' + Object.keys(message.headers).filter((k) => k.startsWith('x-')).join(' ')
-  for (const [re, label] of OUTREACH_TOOLS) {
+  let toolHaystack = espHaystack + ' ' + mailer
+  for (const k in message.headers) if (k.charCodeAt(0) === 120 && k.charCodeAt(1) === 45) toolHaystack += ' ' + k
+  for (const [re, label] of ANY_OUTREACH_TOOL.test(toolHaystack) ? OUTREACH_TOOLS : []) {
     if (re.test(toolHaystack)) {
       outreachTool = label
       break
@@ -293,13 +316,40 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
 
   const outreachPhrases: string[] = []
   const head = subjectLower + '\n' + (textHead.length > 2500 ? textHead.slice(0, 2500) : textHead)
-  for (const [re, label] of OUTREACH_PHRASES) if (re.test(head)) outreachPhrases.push(label)
+  const phraseText = head.length > PHRASE_WINDOW ? head.slice(0, PHRASE_WINDOW) : head
+  ALL_PHRASES.lastIndex = 0
+  let pm: RegExpExecArray | null
+  while ((pm = ALL_PHRASES.exec(phraseText)) !== null) {
+    const groups = pm.groups as Record<string, string | undefined>
+    for (let k = 0; k < OUTREACH_PHRASES.length; k++) {
+      if (groups['p' + k] !== undefined) {
+        const label = (OUTREACH_PHRASES[k] as [RegExp, string, string[]])[1]
+        if (!outreachPhrases.includes(label)) outreachPhrases.push(label)
+        break
+      }
+    }
+  }
   const tail = (message.text.length > 3000 ? message.text.slice(-3000) : message.text).toLowerCase()
 
   const precedence = h(message, 'precedence').toLowerCase().trim()
   const autoSubmittedValue = h(message, 'auto-submitted').toLowerCase()
   const recipients = message.to.length + message.cc.length
   const toRaw = h(message, 'to').toLowerCase()
+
+  const threadIds = ((message.headers['in-reply-to'] ?? []).join(' ') + ' ' + (message.headers['references'] ?? []).join(' ')).toLowerCase()
+  const threadDomains = [...threadIds.matchAll(/@([a-z0-9.-]+)>/g)].map((m) => orgDomainOf(m[1] as string))
+  const selfThread = threadDomains.length > 0 && senderOrg !== '' && !PUBLIC_DOMAINS.has(senderDomain) && threadDomains.every((d) => d === senderOrg)
+  let quotesOwnMail = false
+  if (quotesEarlierMail || FWD_PREFIX.test(subject)) {
+    const marker = textHead.search(QUOTE_OR_FORWARD)
+    if (marker !== -1) {
+      const around = textHead.slice(marker, marker + 400)
+      const name = (message.from?.name ?? '').toLowerCase().trim()
+      quotesOwnMail = (senderAddress !== '' && around.includes(senderAddress)) || (name.length >= 4 && around.includes(name))
+    }
+  }
+  const returnPathDomain = orgDomainOf(domainOf(returnPath.replace(/[<>]/g, '').trim()))
+  const priority = (h(message, 'x-priority') + ' ' + h(message, 'importance') + ' ' + h(message, 'x-msmail-priority')).toLowerCase()
 
   const replyToDomain = message.replyTo[0] ? orgDomainOf(domainOf(message.replyTo[0].address)) : ''
 
@@ -329,11 +379,18 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     fakeReply: replySubject && !isThreadedReply,
     forwarded: FWD_PREFIX.test(subject),
     quotesEarlierMail,
-    unsubscribeText: UNSUBSCRIBE_TEXT.test(tail),
+    unsubscribeText: UNSUBSCRIBE_RE.test(tail),
     transactional,
     outreachPhrases,
-    injection: INJECTION.test(head) || (message.text.length > 2500 && INJECTION.test(tail)),
+    injection:
+      (INJECTION_ANCHOR_RE.test(head) && INJECTION.test(head)) ||
+      (message.text.length > 2500 && INJECTION_ANCHOR_RE.test(tail) && INJECTION.test(tail)),
     recipientCount: recipients,
     undisclosedRecipients: recipients === 0 || toRaw.includes('undisclosed') || toRaw.includes('recipient list suppressed'),
+    selfThread,
+    quotesOwnMail,
+    returnPathMismatch: returnPathDomain !== '' && senderOrg !== '' && returnPathDomain !== senderOrg && !esp,
+    highPriority: /^\s*[12]\b|high|urgent/.test(priority),
+    scriptMailer: /phpmailer|python|swiftmailer|mail::|perl|php\//.test(mailer),
   }
 }

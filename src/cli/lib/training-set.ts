@@ -30,7 +30,7 @@ export function buildTrainingSet(log: (s: string) => void = () => {}): { example
       continue
     }
     const s = computeSignals(message, ctx)
-    const features = extractFeatures(message, s)
+    const features = extractFeatures(message, s, true)
     if (isSpam(item)) {
       examples.push({ features, label: 'unwanted', weight: 1 })
       bump('spamassassin:unwanted')
@@ -47,7 +47,7 @@ export function buildTrainingSet(log: (s: string) => void = () => {}): { example
   const corpus = loadCorpus('train')
   for (const c of corpus) {
     const s = computeSignals(c.message, c.context)
-    examples.push({ features: extractFeatures(c.message, s), label: c.label, weight: CORPUS_WEIGHT })
+    examples.push({ features: extractFeatures(c.message, s, true), label: c.label, weight: CORPUS_WEIGHT })
     bump('corpus:' + c.label)
   }
   log(`Own corpus (train): ${corpus.length} messages`)
