@@ -24,9 +24,11 @@ export function bulkReason(s: Signals): string | null {
   if (s.precedence) parts.push(`"Precedence: ${s.precedence}"`)
   if (s.autoSubmitted) parts.push('an Auto-Submitted header')
   if (parts.length === 0 && !s.esp && !s.feedbackId) return null
-  let sentence = parts.length > 0 ? 'Has ' + joinAnd(parts) : 'Sent in bulk'
-  if (s.esp) sentence += `${parts.length > 0 ? ' and was' : ''} sent through ${s.esp === 'a bulk sender' ? 'a bulk sender' : 'a bulk e-mail service (' + s.esp + ')'}`
-  else if (s.feedbackId) sentence += `${parts.length > 0 ? ' and' : ''} a bulk sender's feedback ID`
+  const service = s.esp === 'a bulk sender' ? 'a bulk sender' : `a bulk e-mail service (${s.esp})`
+  if (parts.length === 0) return s.esp ? `Sent through ${service}` : "Carries a bulk sender's feedback ID"
+  let sentence = 'Has ' + joinAnd(parts)
+  if (s.esp) sentence += ` and was sent through ${service}`
+  else if (s.feedbackId) sentence += " and a bulk sender's feedback ID"
   return sentence
 }
 
@@ -40,18 +42,21 @@ function quoteWords(names: string[]): string {
 }
 
 function isWordFeature(name: string): boolean {
-  return !/^(h|from|reply|subj|body|tx|out|to|cc|links|len):/.test(name) && !name.startsWith('#')
+  return !/^(h|from|reply|subj|body|tx|out|in|to|cc|links|len):/.test(name) && !name.startsWith('#')
 }
 
 export function signalReasons(s: Signals, category: Category): string[] {
   const r: string[] = []
   if (s.outreachTool) r.push(`Sent with a sales-outreach tool (${s.outreachTool})`)
   if (s.fakeReply) r.push('The subject starts with “Re:” but the message is not a reply to anything you sent')
-  if (s.outreachPhrases.length > 0) r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.map((p) => `“${p}”`).join(', ')}`)
+  if (s.outreachPhrases.length > 0 && category === 'unwanted') r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
+  if (s.inboundPhrases.length > 0 && category === 'genuine') r.push(`Reads like a personal request: ${s.inboundPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
+  if (s.consentPhrases.length > 0 && category !== 'unwanted' && category !== 'genuine') r.push(`Mentions your subscription or account: ${s.consentPhrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}`)
   const bulk = bulkReason(s)
   if (bulk) r.push(bulk)
   if (s.transactional && (category === 'transactional' || category !== 'unwanted')) r.push(TX_TEXT[s.transactional] as string)
-  if (s.isThreadedReply && s.quotesEarlierMail && category !== 'unwanted') r.push('It is a reply in an existing conversation')
+  if (s.isThreadedReply && s.quotesEarlierMail && !s.selfThread && !s.quotesOwnMail && category !== 'unwanted') r.push('It is a reply in an existing conversation')
+  if ((s.selfThread || s.quotesOwnMail) && category === 'unwanted') r.push('It follows up on the sender’s own earlier message, not on anything you wrote')
   if (s.noReplySender && category !== 'genuine') r.push('Comes from an automated sender address')
   if (s.undisclosedRecipients && category === 'unwanted') r.push('You are not among the listed recipients')
   return r

@@ -5,6 +5,8 @@
 
 import type { NormalisedMessage } from './message.ts'
 import type { Signals } from './signals.ts'
+import { LEXICON } from './lexicon.ts'
+import type { PhraseGroup } from './lexicon.ts'
 
 export interface FeatureVector {
   /** FNV-1a hashes of the feature names (what the model looks up). */
@@ -59,9 +61,56 @@ const STOPWORD_HASHES = new Set([...STOPWORDS].map((w) => hashString(w)))
 // Numbers carry their shape, not their value (prices, years and ids would be memorised).
 const NUMBER_NAMES = ['#n0', '#n1', '#n2', '#n3', '#n4', '#n5', '#n6', '#a']
 
+/** Splits a phrase the way scanWords reads text (used for the lexicon, once at start-up). */
+function phraseTokens(phrase: string): string[] {
+  const out: string[] = []
+  for (const raw of phrase.toLowerCase().split(/[^a-z0-9#\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+/)) {
+    if (raw.startsWith('#')) out.push(raw)
+    else if (raw.length >= 2 && raw.length <= 24) out.push(/^[0-9]/.test(raw) ? (/^[0-9]+$/.test(raw) ? (NUMBER_NAMES[Math.min(raw.length, 6)] as string) : '#a') : raw)
+  }
+  return out.slice(0, MAX_PHRASE_WORDS)
+}
+
+const MAX_PHRASE_WORDS = 4
+/** Phrase hash → [lexicon group, phrase]; a 64k-bit filter answers most misses without the map. */
+const PHRASES = new Map<number, [number, string]>()
+const PHRASE_BITS = new Uint32Array(2048)
+LEXICON.forEach((group, g) => {
+  for (const p of group.phrases) {
+    const h = hashString(phraseTokens(p).join(' '))
+    if (!PHRASES.has(h)) PHRASES.set(h, [g, p])
+    PHRASE_BITS[(h & 0xffff) >>> 5] = (PHRASE_BITS[(h & 0xffff) >>> 5] as number) | (1 << (h & 31))
+  }
+})
+
+export interface PhraseHits {
+  groups: Set<number>
+  outreach: string[]
+  inbound: string[]
+  consent: string[]
+}
+
+function hitPhrase(h: number, hits: PhraseHits): void {
+  if ((((PHRASE_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 0) return
+  const found = PHRASES.get(h)
+  if (!found) return
+  const [g, phrase] = found
+  const kind = (LEXICON[g] as PhraseGroup).kind
+  const list = kind === 'outreach' ? hits.outreach : kind === 'inbound' ? hits.inbound : hits.consent
+  hits.groups.add(g)
+  if (!list.includes(phrase) && list.length < 6) list.push(phrase)
+}
+
+const continueHash = (h: number, text: string, start: number, end: number, norm: string | null) => {
+  if (norm !== null) return hashString(norm, h)
+  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193)
+  return h
+}
+
 /**
  * Scans lower-cased text into unigram and bigram features without allocating substrings (the
- * names are only built when `names` is given, for training). Tokens of 2–24 word characters.
+ * names are only built when `names` is given, for training), and matches lexicon phrases on the
+ * way (1–4 word n-grams). Tokens of 2–24 word characters.
  */
 function scanWords(
   text: string,
@@ -71,6 +120,8 @@ function scanWords(
   seen: HashSet,
   hashes: number[],
   names: string[] | undefined,
+  masked: Set<number>,
+  hits: PhraseHits,
 ): void {
   const base = hashString(prefix)
   const n = text.length
@@ -80,6 +131,11 @@ function scanWords(
   let prevName = ''
   let hasPrev = false
   let prevStop = false
+  // Hashes of the phrase n-grams ending at the previous token ("a", "b a", "c b a" read forwards).
+  let g1 = 0
+  let g2 = 0
+  let g3 = 0
+  let chain = 0
   const add = (h: number, name: string | null) => {
     if (!seen.add(h)) return
     hashes.push(h)
@@ -107,17 +163,33 @@ function scanWords(
       }
       norm = digits ? (NUMBER_NAMES[Math.min(len, 6)] as string) : (NUMBER_NAMES[7] as string)
     }
-    let h = base
-    if (norm !== null) h = hashString(norm, base)
-    else for (let k = start; k < i; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193)
+    const plain = continueHash(FNV_OFFSET, text, start, i, norm)
+    const h = prefix === '' ? plain : continueHash(base, text, start, i, norm)
+    // Lexicon phrases: n-grams ending here, across stop words and masked names alike.
+    hitPhrase(plain, hits)
+    const n2 = chain >= 1 ? continueHash(Math.imul(g1 ^ 32, 0x01000193), text, start, i, norm) : 0
+    const n3 = chain >= 2 ? continueHash(Math.imul(g2 ^ 32, 0x01000193), text, start, i, norm) : 0
+    const n4 = chain >= 3 ? continueHash(Math.imul(g3 ^ 32, 0x01000193), text, start, i, norm) : 0
+    if (chain >= 1) hitPhrase(n2, hits)
+    if (chain >= 2) hitPhrase(n3, hits)
+    if (chain >= 3) hitPhrase(n4, hits)
+    g3 = n3
+    g2 = n2
+    g1 = plain
+    chain++
+    // The recipient's own name and company say nothing about the sender's intent (and would let the
+    // model memorise the training personas), so they are left out together with their bigrams.
+    if (masked.size > 0 && masked.has(plain)) {
+      hasPrev = false
+      count++
+      continue
+    }
     const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
     const stop = prefix === '' && STOPWORD_HASHES.has(h)
     if (!stop) add(h, name)
     if (hasPrev && count < maxBigrams && !(stop && prevStop)) {
       // hash(prev + "_" + token), continuing from the previous token's hash.
-      let b = Math.imul(prevHash ^ 95, 0x01000193)
-      if (norm !== null) b = hashString(norm, b)
-      else for (let k = start; k < i; k++) b = Math.imul(b ^ text.charCodeAt(k), 0x01000193)
+      const b = continueHash(Math.imul(prevHash ^ 95, 0x01000193), text, start, i, norm)
       add(b, names ? prevName + '_' + (norm ?? text.slice(start, i)) : null)
     }
     prevHash = h
@@ -149,21 +221,21 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   if (s.roleSender) f.push('from:role')
   if (s.freemailSender) f.push('from:freemail')
   if (s.replyToOtherDomain) f.push('h:reply-to-other-domain')
-  if (s.isThreadedReply) f.push('reply:threaded')
+  if (s.isThreadedReply && !s.selfThread) f.push('reply:threaded')
   if (s.fakeReply) f.push('reply:fake')
   if (s.forwarded) f.push('subj:fwd')
   if (s.quotesEarlierMail) f.push('body:quotes')
   if (s.unsubscribeText) f.push('body:unsubscribe-text')
   if (s.unsubscribeText && !s.listUnsubscribe) f.push('body:unsub-without-header')
   if (s.transactional) f.push('tx:' + s.transactional, 'tx:any')
-  for (const p of s.outreachPhrases) f.push('out:' + p)
-  if (s.outreachPhrases.length >= 2) f.push('out:several')
   if (s.undisclosedRecipients) f.push('to:undisclosed')
   if (s.selfThread) f.push('reply:self-thread')
   if (s.quotesOwnMail) f.push('body:quotes-own-mail')
   if (s.returnPathMismatch) f.push('h:return-path-mismatch')
   if (s.highPriority) f.push('h:high-priority')
   if (s.scriptMailer) f.push('h:script-mailer')
+  if (s.riskyDomain) f.push('from:risky-domain')
+  if (s.majorPlatform) f.push('from:major-platform')
   f.push('to:' + bucket(s.recipientCount, [1, 3, 10]))
   if (message.cc.length > 0) f.push('cc:some')
   f.push('links:' + bucket(message.linkCount, [0, 2, 6, 15]))
@@ -215,6 +287,27 @@ class HashSet {
 }
 const SEEN = new HashSet()
 
+const GENERIC_LABELS = new Set(['mail', 'email', 'info', 'com', 'net', 'org', 'www', 'gmail', 'outlook', 'hotmail', 'yahoo', 'co', 'de', 'it', 'uk', 'fr', 'es', 'io'])
+
+/** Hashes of the recipients' name parts and organisation labels (from To/Cc), to leave out of word features. */
+function recipientTokens(message: NormalisedMessage): Set<number> {
+  const out = new Set<number>()
+  const addParts = (s: string) => {
+    for (const part of s.toLowerCase().split(/[^a-z0-9\u00c0-\u024f]+/)) {
+      if (part.length >= 3 && !GENERIC_LABELS.has(part) && !STOPWORDS.has(part)) out.add(hashString(part))
+    }
+  }
+  const recipients = message.to.length + message.cc.length > 6 ? [] : [...message.to, ...message.cc]
+  for (const a of recipients) {
+    const at = a.address.lastIndexOf('@')
+    addParts(a.address.slice(0, at))
+    const labels = a.address.slice(at + 1).split('.')
+    addParts(labels.slice(0, -1).join(' '))
+    addParts(a.name)
+  }
+  return out
+}
+
 const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/
 
 /**
@@ -226,13 +319,37 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   const hashes: number[] = structural.map((f) => hashString(f))
   const names: string[] | undefined = withNames ? [...structural] : undefined
   const seen = SEEN.reset()
+  const masked = recipientTokens(message)
+  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], consent: [] }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
-  scanWords(subj, 's:', 50, 50, seen, hashes, names)
+  scanWords(subj, 's:', 50, 50, seen, hashes, names, masked, hits)
   const body = (message.text.length > MAX_BODY_CHARS ? message.text.slice(0, MAX_BODY_CHARS) : message.text).toLowerCase()
-  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, hashes, names)
+  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, hashes, names, masked, hits)
   const words = hashes.length - structural.length
   const v = words > 0 ? TEXT_NORM / Math.sqrt(words) : 0
   const values = new Array<number>(hashes.length)
   for (let i = 0; i < hashes.length; i++) values[i] = i < structural.length ? 1 : v
+  // Phrase groups are header-like features (value 1), appended after the words.
+  let outreachGroups = 0
+  for (const g of [...hits.groups].sort((a, b) => a - b)) {
+    const group = LEXICON[g] as PhraseGroup
+    if (group.kind === 'outreach') outreachGroups++
+    hashes.push(hashString(group.feature))
+    values.push(1)
+    if (names) names.push(group.feature)
+  }
+  if (outreachGroups >= 2) {
+    hashes.push(hashString('out:several'))
+    values.push(1)
+    if (names) names.push('out:several')
+  }
+  if (hits.outreach.length > 0 && hits.inbound.length === 0) {
+    hashes.push(hashString('out:only'))
+    values.push(1)
+    if (names) names.push('out:only')
+  }
+  s.outreachPhrases = hits.outreach
+  s.inboundPhrases = hits.inbound
+  s.consentPhrases = hits.consent
   return names ? { hashes, values, names } : { hashes, values }
 }

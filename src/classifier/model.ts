@@ -187,7 +187,7 @@ export interface TrainOptions {
 export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   epochs: 12,
   learningRate: 0.2,
-  l2: 2e-5,
+  l2: 3e-4,
   minDocFreq: 4,
   seed: 20021,
   folds: 5,
@@ -432,8 +432,11 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   }
 }
 
+/** Header/structure features (value 1) are always kept; the cap only trims word features. */
+const STRUCTURAL = /^(h|from|reply|subj|body|tx|out|in|to|cc|links|len):/
+
 function capFeatures<T>(weights: Record<string, T>, size: (w: T) => number, max: number): void {
-  const keys = Object.keys(weights)
+  const keys = Object.keys(weights).filter((k) => !STRUCTURAL.test(k))
   if (keys.length <= max) return
   keys.sort((a, b) => size(weights[b] as T) - size(weights[a] as T) || (a < b ? -1 : 1))
   for (const k of keys.slice(max)) delete weights[k]

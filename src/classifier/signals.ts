@@ -148,22 +148,6 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/, 'payment'],
 ]
 
-/** [pattern, label, anchors]: the pattern only runs when one of the plain-text anchors occurs. */
-const OUTREACH_PHRASES: [RegExp, string, string[]][] = [
-  [/\bquick question\b/, 'quick question', ['quick question']],
-  [/\b(following up|follow(ing)?[- ]up on my (last|previous)|my (last|previous) (e-?mail|note|message))\b/, 'following up', ['follow', 'my last', 'my previous']],
-  [/\b(bump(ing)? this|circling back|floating this|just checking in)\b/, 'bumping this', ['bump', 'circling back', 'floating this', 'checking in']],
-  [/\b(\d{1,2}|fifteen|twenty|thirty) ?(-| )?min(ute)?s?\b.{0,40}\b(call|chat|demo|meeting)\b/, 'a short call', ['min']],
-  [/\b(hop on a (quick )?call|book a (call|meeting|demo)|grab (a )?time|calendly\.com|my calendar|worth a (quick )?chat|open to a (quick )?(call|chat|conversation))\b/, 'asks for a call', ['hop on', 'book a', 'grab', 'calendly', 'my calendar', 'worth a', 'open to a']],
-  [/\b(right person|not the right contact|point me (in the right direction|to the right))\b/, 'asks for the right person', ['right person', 'right contact', 'point me']],
-  [/\b(link ?building|guest post|backlinks?|sponsored post|domain authority)\b/, 'link building', ['link', 'guest post', 'sponsored post', 'domain authority']],
-  [/\b(lead lists?|qualified leads|b2b leads|decision[- ]makers?|contact list|email list of)\b/, 'lead lists', ['lead', 'decision', 'contact list', 'email list']],
-  [/\b(i came across your|i noticed (that )?your|i stumbled upon|came across your (profile|website|company))\b/, 'came across your company', ['came across', 'noticed', 'stumbled']],
-  [/\b(if (you'?re|you are) not interested|not interested\? ?(just )?(reply|let me know)|reply ['"“]?(stop|no|unsubscribe))\b/, 'opt-out by reply', ['not interested', 'reply']],
-  [/\b(partnership opportunit|collaboration opportunit|mutually beneficial|win-win)\b/, 'vague partnership', ['opportunit', 'mutually', 'win-win']],
-  [/\b(you('ve| have) been (selected|nominated|shortlisted)|award (nominee|winner)|recognition program)\b/, 'paid award', ['been', 'award', 'recognition']],
-  [/\b(outsourc(e|ing)|offshore|dedicated developers?|white[- ]label|staff augmentation)\b/, 'agency pitch', ['outsourc', 'offshore', 'dedicated developer', 'label', 'staff augmentation']],
-]
 
 const UNSUBSCRIBE_WORDS = ['unsubscribe', 'opt-out', 'opt out', 'abmelden', 'abbestellen', 'sinscri', 'disiscriv', "l'iscrizione", 'darse de baja', 'suscripci', 'manage your preferences', 'manage preferences', 'manage your subscriptions', 'manage subscriptions', 'email preferences', 'e-mail preferences', 'descadastr', 'uitschrijven', 'afmelden']
 
@@ -172,15 +156,24 @@ const INJECTION_ANCHORS = ['ignore', 'disregard', ' as genuine', ' as important'
 const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** One regex over all anchors of a list: a single pass instead of one `includes` per word. */
 const anchorRe = (words: readonly string[]) => new RegExp(words.map(escapeRe).join('|'))
-/** All phrases in one pass; the named group that matched tells which phrase it was. */
-const ALL_PHRASES = new RegExp(OUTREACH_PHRASES.map(([re], i) => `(?<p${i}>${re.source})`).join('|'), 'g')
-const PHRASE_WINDOW = 800
 const UNSUBSCRIBE_RE = anchorRe(UNSUBSCRIBE_WORDS)
 const INJECTION_ANCHOR_RE = anchorRe(INJECTION_ANCHORS)
 
 // Text addressed to an automated classifier: only imperative forms, so articles about AI do not match.
 const INJECTION =
   /\b(ignore (all |any )?(of )?(the |your )?(previous|prior|above|earlier|preceding) (instructions|rules|prompts?)|disregard (all |any )?(the |your )?(previous|prior|above) (instructions|rules)|(classify|categori[sz]e|label|mark|treat) (this|the) (e-?mail|message|mail) as (genuine|important|safe|wanted|not spam|legitimate)|new instructions:|\[\/?(inst|system)\]|<\/?(system|untrusted_email)>|(^|\n)\s*(system|assistant) ?:)/
+
+const RISKY_TLD = /\.(info|xyz|top|click|online|site|shop|live|buzz|icu|monster|rest|cyou|sbs|cfd|work|link|loan|win|bid|review|stream|gq|ml|tk|cf|ga)$/
+
+/** Large platforms whose own domains send account, notification and offer mail (never cold outreach). */
+const MAJOR_PLATFORMS = new Set([
+  'google.com', 'youtube.com', 'apple.com', 'icloud.com', 'microsoft.com', 'linkedin.com', 'facebookmail.com', 'facebook.com',
+  'instagram.com', 'twitter.com', 'x.com', 'amazon.com', 'amazon.de', 'amazon.it', 'amazon.co.uk', 'amazon.fr', 'amazon.es',
+  'github.com', 'gitlab.com', 'atlassian.com', 'atlassian.net', 'slack.com', 'zoom.us', 'dropbox.com', 'paypal.com', 'paypal.de',
+  'stripe.com', 'shopify.com', 'netflix.com', 'spotify.com', 'uber.com', 'airbnb.com', 'booking.com', 'ebay.com', 'ebay.de',
+  'notion.so', 'figma.com', 'canva.com', 'adobe.com', 'salesforce.com', 'hubspot.com', 'zendesk.com', 'intuit.com', 'xero.com',
+  'docusign.net', 'docusign.com', 'steampowered.com', 'discord.com', 'medium.com', 'substack.com', 'trello.com', 'asana.com',
+])
 
 export interface Signals {
   senderAddress: string
@@ -210,7 +203,14 @@ export interface Signals {
   quotesEarlierMail: boolean
   unsubscribeText: boolean
   transactional: TransactionalKind | null
+  /** Cold-outreach and inbound-intent phrases found (filled in by extractFeatures, which reads the words once). */
   outreachPhrases: string[]
+  inboundPhrases: string[]
+  consentPhrases: string[]
+  /** Sender domain on a TLD favoured by throwaway senders, or a brand-lookalike with several hyphens. */
+  riskyDomain: boolean
+  /** Sender is one of the large consumer platforms (their mail is notifications and offers, not cold outreach). */
+  majorPlatform: boolean
   injection: boolean
   recipientCount: number
   undisclosedRecipients: boolean
@@ -314,21 +314,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     }
   }
 
-  const outreachPhrases: string[] = []
   const head = subjectLower + '\n' + (textHead.length > 2500 ? textHead.slice(0, 2500) : textHead)
-  const phraseText = head.length > PHRASE_WINDOW ? head.slice(0, PHRASE_WINDOW) : head
-  ALL_PHRASES.lastIndex = 0
-  let pm: RegExpExecArray | null
-  while ((pm = ALL_PHRASES.exec(phraseText)) !== null) {
-    const groups = pm.groups as Record<string, string | undefined>
-    for (let k = 0; k < OUTREACH_PHRASES.length; k++) {
-      if (groups['p' + k] !== undefined) {
-        const label = (OUTREACH_PHRASES[k] as [RegExp, string, string[]])[1]
-        if (!outreachPhrases.includes(label)) outreachPhrases.push(label)
-        break
-      }
-    }
-  }
   const tail = (message.text.length > 3000 ? message.text.slice(-3000) : message.text).toLowerCase()
 
   const precedence = h(message, 'precedence').toLowerCase().trim()
@@ -338,7 +324,9 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
 
   const threadIds = ((message.headers['in-reply-to'] ?? []).join(' ') + ' ' + (message.headers['references'] ?? []).join(' ')).toLowerCase()
   const threadDomains = [...threadIds.matchAll(/@([a-z0-9.-]+)>/g)].map((m) => orgDomainOf(m[1] as string))
-  const selfThread = threadDomains.length > 0 && senderOrg !== '' && !PUBLIC_DOMAINS.has(senderDomain) && threadDomains.every((d) => d === senderOrg)
+  const onList = has(message, 'list-id') || has(message, 'mailing-list') || has(message, 'list-post')
+  const selfThread =
+    !onList && threadDomains.length > 0 && senderOrg !== '' && !PUBLIC_DOMAINS.has(senderDomain) && threadDomains.every((d) => d === senderOrg)
   let quotesOwnMail = false
   if (quotesEarlierMail || FWD_PREFIX.test(subject)) {
     const marker = textHead.search(QUOTE_OR_FORWARD)
@@ -376,12 +364,16 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     freemailSender: PUBLIC_DOMAINS.has(senderDomain),
     replyToOtherDomain: replyToDomain !== '' && replyToDomain !== senderOrg,
     isThreadedReply,
-    fakeReply: replySubject && !isThreadedReply,
+    fakeReply: replySubject && !isThreadedReply && !onList,
     forwarded: FWD_PREFIX.test(subject),
     quotesEarlierMail,
     unsubscribeText: UNSUBSCRIBE_RE.test(tail),
     transactional,
-    outreachPhrases,
+    outreachPhrases: [],
+    inboundPhrases: [],
+    consentPhrases: [],
+    riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
+    majorPlatform: MAJOR_PLATFORMS.has(senderOrg),
     injection:
       (INJECTION_ANCHOR_RE.test(head) && INJECTION.test(head)) ||
       (message.text.length > 2500 && INJECTION_ANCHOR_RE.test(tail) && INJECTION.test(tail)),
