@@ -25,6 +25,10 @@ export const LLM_BAND: readonly [number, number] = [0.25, 0.85]
 export const LLM_MAX_SHIFT = 0.25
 /** A message that addresses instructions to an automated classifier is at least this likely unwanted. */
 export const INJECTION_FLOOR = 0.75
+/** Upper bound on the unwanted probability of shielded transactional mail (see isShieldedTransactional). */
+export const TRANSACTIONAL_CEILING = 0.4
+/** Mail from a stranger sent with a sales-engagement tool (lemlist, Apollo, …) is at least this likely unwanted. */
+export const OUTREACH_TOOL_FLOOR = 0.75
 const INJECTION_REASON = 'The message contains instructions aimed at an automated classifier'
 
 export interface LlmVerdict {
@@ -45,6 +49,23 @@ export interface Analysis {
   pUnwanted: number
   /** Set when a rule decided the outcome; the LLM is never asked then. */
   ruleDecision: Decision | null
+}
+
+/**
+ * A receipt, code, booking or security alert sent by automated infrastructure, with nothing that
+ * reads like a pitch, is kept out of the unwanted category: moving a password reset is far worse
+ * than keeping one dubious invoice.
+ */
+export function isShieldedTransactional(s: Signals): boolean {
+  return (
+    s.transactional !== null &&
+    (s.esp !== null || s.feedbackId || s.autoSubmitted || s.noReplySender) &&
+    !s.outreachTool &&
+    s.outreachPhrases.length === 0 &&
+    !s.fakeReply &&
+    !s.riskyDomain &&
+    !s.injection
+  )
 }
 
 export function isAllowed(category: Category, settings: ClassifierSettings): boolean {
@@ -95,8 +116,11 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   const signals = computeSignals(message, context)
   const prediction = predict(model, extractFeatures(message, signals), true)
   let pUnwanted = sigmoid(prediction.logit + STRICTNESS_OFFSET[settings.strictness])
-  // Nobody writing in good faith tells the filter what to decide (prompt injection).
+  // Nobody writing in good faith tells the filter what to decide (prompt injection); and strangers
+  // who write through a sales-engagement tool are running an outbound sequence.
   if (signals.injection) pUnwanted = Math.max(pUnwanted, INJECTION_FLOOR)
+  if (signals.outreachTool) pUnwanted = Math.max(pUnwanted, OUTREACH_TOOL_FLOOR)
+  if (isShieldedTransactional(signals)) pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)
   const wanted = bestWanted(prediction)
   let ruleDecision: Decision | null = null
 

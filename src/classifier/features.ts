@@ -49,11 +49,19 @@ const STOPWORDS = new Set(
     'i you he she we they me my your our their his her him us them do does did not no so than then there here ' +
     'der die das und oder aber ist sind war ein eine einen einem einer den dem des zu im am auf mit von für fur ' +
     'sich nicht auch es ich sie wir ihr ihre ihnen werden wird wurde bei aus nach wie noch nur um so dass ' +
+    'diese dieser dieses ob falls mich mir dich dir uns euch heute bitte können kann könnte haben hat hatte sein seit ' +
+    'wenn weil schon sehr mehr gerne uhr wieder über unter vor ' +
     'le la les un une des du de et ou mais est sont au aux en dans sur pour par avec ce cette ces il elle nous vous ils ' +
+    'je tu me te se qui que quoi pas plus très bien être avoir fait peut ' +
     'il lo gli uno una di da con su per tra fra che non ho hai ha sono è ma nel nella del della dei al alla ' +
+    'questa questo quello ci vi mi ti si fare fatto essere avere può più molto anche come tua tuo suo sua ' +
     'el los las unos unas y o pero es son con por para como este esta estos su sus lo al del se que ' +
+    'mi tu te le nos muy más también ya hay ser estar puede hacer ' +
     'o os as um uma e mas é são com por para como este esta seu sua do da dos das no na nos nas em ' +
-    'het een en of maar is zijn van voor met op aan dat die deze ik je wij jullie zij niet ook'
+    'não já entre pode ser ter fazer muito mais também você vocês ' +
+    'het een en of maar is zijn van voor met op aan dat die deze ik je wij jullie zij niet ook ' +
+    'och att det som en är på för med av till den har inte jag om ett men var så från vi kan ut min du ' +
+    'og af er ikke jeg til fra'
   ).split(' '),
 )
 const STOPWORD_HASHES = new Set([...STOPWORDS].map((w) => hashString(w)))

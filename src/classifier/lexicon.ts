@@ -12,8 +12,8 @@ export const LEXICON: PhraseGroup[] = [
     phrases: [
       'quick call', 'short call', 'brief call', 'quick chat', 'short chat', 'hop on a call', 'jump on a call', 'book a call',
       'book a meeting', 'book a demo', 'grab time', 'grab a time', 'my calendar', 'calendly', 'worth a chat', 'worth a conversation',
-      'open to a call', 'open to a chat', 'open to a conversation', '#n2 minutes', '#n2 min', '#n2 minute', 'fifteen minutes',
-      'twenty minutes', 'a few minutes next week', 'time next week', 'free next week', 'kurzes gespräch', 'kurzes telefonat',
+      'open to a call', 'open to a chat', 'open to a conversation', '#n2 minute call', '#n2 min call', '#n2 minute chat',
+      '#n2 minute demo', '#n2 minutes of your', '#n2 minutes next week', '#n2 minutes this week', 'fifteen minutes', 'twenty minutes', 'a few minutes next week', 'time next week', 'free next week', 'kurzes gespräch', 'kurzes telefonat',
       'kurzen austausch', 'breve chiamata', 'una chiamata', 'llamada breve', 'una llamada', 'chamada rápida', 'uma chamada',
       'appel rapide', 'un appel', 'kort gesprek', 'even bellen',
     ],
@@ -158,10 +158,20 @@ export const LEXICON: PhraseGroup[] = [
     feature: 'out:no-consent',
     kind: 'outreach',
     phrases: [
-      'publicly available', 'publicly listed', 'public sources', 'public profile', 'published on', 'found your email', 'found your contact',
+      'publicly available', 'publicly listed', 'because you are listed', 'you are listed as', 'listed as a', 'listed on',
+      'your company was', 'we came across', 'public sources', 'public profile', 'published on', 'found your email', 'found your contact',
       'found your details', 'your contact details', 'legitimate interest', 'we found you', 'öffentlich zugänglich', 'öffentlich verfügbar',
       'berechtigtes interesse', 'pubblicato su', 'interesse legittimo', 'disponible públicamente', 'interés legítimo',
       'publicamente disponível', 'interesse legítimo', 'publiquement', 'intérêt légitime',
+    ],
+  },
+  {
+    feature: 'in:newsletter',
+    kind: 'consent',
+    phrases: [
+      'in this issue', 'this issue', 'this week in', 'this week\'s', 'weekly digest', 'daily digest', 'monthly digest', 'top stories',
+      'read online', 'read more', 'edition', 'issue #n1', 'issue #n2', 'issue #n3', 'in dieser ausgabe', 'in questo numero',
+      'en este número', 'nesta edição', 'dans ce numéro',
     ],
   },
 ]

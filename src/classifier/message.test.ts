@@ -50,6 +50,8 @@ describe('parseRawMessage', () => {
       'Caf=E9 =3D soft=',
       'break. This plain-text alternative is long enough to be the real content of the message, not a stub',
       'that only says to open the HTML version in a browser, so the parser reads it instead of the HTML.',
+      'It goes on for a while longer, as real plain-text alternatives of newsletters and personal mail do,',
+      'with a few more sentences about the content so that its length passes the stub limit comfortably.',
       '--inner',
       'Content-Type: text/html',
       '',

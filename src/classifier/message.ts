@@ -39,6 +39,8 @@ export class MalformedMessageError extends Error {
 export const MAX_TEXT = 12_000
 const MAX_PART_BYTES = 200_000
 const MAX_DEPTH = 6
+/** A plain alternative shorter than this beside an HTML part is a stub ("view in your browser"). */
+const STUB_PLAIN_CHARS = 400
 
 const HEADER_NAME = /^[!-9;-~]+$/
 
@@ -318,7 +320,7 @@ function walk(part: RawPart, acc: BodyAcc, depth: number): void {
       }
       const html = children.find((c) => parseContentType(first(c.headers, 'content-type') || 'text/plain').type === 'text/html')
       // A stub plain part ("view this e-mail in your browser") says less than the HTML beside it.
-      if (plain && (!html || plain.body.trim().length >= 200)) walk(plain, acc, depth + 1)
+      if (plain && (!html || plain.body.trim().length >= STUB_PLAIN_CHARS)) walk(plain, acc, depth + 1)
       else if (html) walk(html, acc, depth + 1)
       else for (const c of children) walk(c, acc, depth + 1)
       return

@@ -139,7 +139,7 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(receipt|quittung|ricevuta|recibo|re[çc]u)\b/, 'receipt'],
   [/\b(invoice|rechnung|fattura|factura|facture)\b/, 'invoice'],
   [/\b(order (confirm|#|no\b|number)|your order|bestellung|bestellbest[äa]tigung|ordine|pedido|commande)\b/, 'order'],
-  [/\b(shipped|shipping confirmation|out for delivery|has been delivered|your package|tracking number|versandt|versandbest|spedizione|spedito|envío|expédié|colis)\b/, 'shipping'],
+  [/\b(shipped|shipping confirmation|out for delivery|delivered|dispatched|on its way|arriving (today|tomorrow)|your (package|parcel|delivery)|tracking number|versandt|versandbest|zugestellt|unterwegs|spedizione|spedito|consegnato|envío|enviado|entregado|expédié|colis|livré)\b/, 'shipping'],
   [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation)\b/, 'booking'],
   [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|codice di verifica|código de verificación)\b/, 'code'],
   [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña)\b/, 'password'],

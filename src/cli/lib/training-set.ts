@@ -16,6 +16,17 @@ export const CORPUS_WEIGHT = 8
 /** SpamAssassin ham only hints at the wanted kinds (labels are ham/spam), so it weighs little in stage 2. */
 export const SA_WANTED_WEIGHT = 0.25
 
+export const FOREIGN_SPAM_WEIGHT = 0.1
+const ENGLISH = /\b(the|and|you|your|to|of|for|is|this|that|with)\b/g
+
+/** True when common English words make up a fair share of the first words of the text. */
+export function looksEnglish(text: string): boolean {
+  const head = text.slice(0, 3000).toLowerCase()
+  const words = head.match(/[a-z\u00c0-\u024f\u0370-\u9fff]+/g) ?? []
+  if (words.length < 20) return true
+  return (head.match(ENGLISH)?.length ?? 0) / words.length >= 0.08
+}
+
 export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeight = CORPUS_WEIGHT, saWantedWeight = SA_WANTED_WEIGHT): { examples: TrainingExample[]; counts: Record<string, number>; corpus: CorpusMessage[]; corpusStart: number } {
   const examples: TrainingExample[] = []
   const counts: Record<string, number> = {}
@@ -33,7 +44,9 @@ export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeig
     const s = computeSignals(message, ctx)
     const features = extractFeatures(message, s, true)
     if (isSpam(item)) {
-      examples.push({ features, label: 'unwanted', weight: 1 })
+      // 2002 spam in other languages would teach "not English = spam"; the own corpus covers
+      // non-English outreach, so such spam counts for little.
+      examples.push({ features, label: 'unwanted', weight: looksEnglish(message.subject + ' ' + message.text) ? 1 : FOREIGN_SPAM_WEIGHT })
       bump('spamassassin:unwanted')
       continue
     }
