@@ -5,13 +5,16 @@
 
 import type { NormalisedMessage } from './message.ts'
 import type { Signals } from './signals.ts'
+import { injectionIn } from './signals.ts'
 import { LEXICON } from './lexicon.ts'
 import type { PhraseGroup } from './lexicon.ts'
 
 export interface FeatureVector {
-  /** FNV-1a hashes of the feature names (what the model looks up). */
+  /** Hashes of the feature names (what the model looks up): first the words, then the rest. */
   hashes: number[]
-  values: number[]
+  /** hashes[0 … wordCount) are word features with value wordValue; the others have value 1. */
+  wordCount: number
+  wordValue: number
   /** The names themselves; only produced for training (extractFeatures(..., true)). */
   names?: string[]
 }
@@ -80,12 +83,15 @@ function phraseTokens(phrase: string): string[] {
 }
 
 const MAX_PHRASE_WORDS = 4
+/** Combines the hash of a phrase so far with the next word's hash (order-sensitive). */
+const mixPhrase = (h: number, t: number) => Math.imul(((h << 5) | (h >>> 27)) ^ t, 0x9e3779b1)
 /** Phrase hash → [lexicon group, phrase]; a 64k-bit filter answers most misses without the map. */
 const PHRASES = new Map<number, [number, string]>()
 const PHRASE_BITS = new Uint32Array(2048)
 LEXICON.forEach((group, g) => {
   for (const p of group.phrases) {
-    const h = hashString(phraseTokens(p).join(' '))
+    let h = 0
+    phraseTokens(p).forEach((t, k) => (h = k === 0 ? hashString(t) : mixPhrase(h, hashString(t))))
     if (!PHRASES.has(h)) PHRASES.set(h, [g, p])
     PHRASE_BITS[(h & 0xffff) >>> 5] = (PHRASE_BITS[(h & 0xffff) >>> 5] as number) | (1 << (h & 31))
   }
@@ -96,6 +102,7 @@ export interface PhraseHits {
   outreach: string[]
   inbound: string[]
   consent: string[]
+  markers: Set<string>
 }
 
 function hitPhrase(h: number, hits: PhraseHits): void {
@@ -104,21 +111,35 @@ function hitPhrase(h: number, hits: PhraseHits): void {
   if (!found) return
   const [g, phrase] = found
   const kind = (LEXICON[g] as PhraseGroup).kind
+  if (kind === 'marker') {
+    hits.markers.add((LEXICON[g] as PhraseGroup).feature)
+    return
+  }
   const list = kind === 'outreach' ? hits.outreach : kind === 'inbound' ? hits.inbound : hits.consent
   hits.groups.add(g)
   if (!list.includes(phrase) && list.length < 6) list.push(phrase)
 }
 
-const continueHash = (h: number, text: string, start: number, end: number, norm: string | null) => {
-  if (norm !== null) return hashString(norm, h)
-  for (let k = start; k < end; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193)
-  return h
+/** Hash of a bigram from the hashes of its two words (order-sensitive). */
+const mixBigram = (a: number, b: number) => Math.imul(((a << 7) | (a >>> 25)) ^ b, 0x85ebca6b)
+
+const BIGRAM_NAME = /^(s:)?([^:_]+)_([^:_]+)$/
+
+/**
+ * The hash under which the model stores a feature name. Words and structural names are FNV-1a of
+ * the name; bigrams ("a_b", "s:a_b") combine the hashes of their two words, which is what the
+ * scanner computes without re-reading the text.
+ */
+export function featureHash(name: string): number {
+  const m = BIGRAM_NAME.exec(name)
+  if (!m) return hashString(name)
+  return mixBigram(hashString((m[1] ?? '') + (m[2] as string)), hashString(m[3] as string))
 }
 
 /**
- * Scans lower-cased text into unigram and bigram features without allocating substrings (the
- * names are only built when `names` is given, for training), and matches lexicon phrases on the
- * way (1–4 word n-grams). Tokens of 2–24 word characters.
+ * Scans lower-cased text into unigram and bigram features in one pass per word, without
+ * allocating substrings (names are only built when `names` is given, for training), and matches
+ * lexicon phrases on the way (1–4 word n-grams). Tokens of 2–24 word characters.
  */
 function scanWords(
   text: string,
@@ -130,8 +151,8 @@ function scanWords(
   names: string[] | undefined,
   masked: Set<number>,
   hits: PhraseHits,
+  phrasesOnly = false,
 ): void {
-  const base = hashString(prefix)
   const n = text.length
   let i = 0
   let count = 0
@@ -139,52 +160,54 @@ function scanWords(
   let prevName = ''
   let hasPrev = false
   let prevStop = false
-  // Hashes of the phrase n-grams ending at the previous token ("a", "b a", "c b a" read forwards).
+  // Phrase hashes of the n-grams ending at the previous word.
   let g1 = 0
   let g2 = 0
   let g3 = 0
   let chain = 0
-  const add = (h: number, name: string | null) => {
-    if (!seen.add(h)) return
-    hashes.push(h)
-    if (names) names.push(name as string)
-  }
   while (i < n && count < maxTokens) {
-    while (i < n && !isWordChar(text.charCodeAt(i))) i++
+    let c = text.charCodeAt(i)
+    while (!isWordChar(c)) {
+      if (++i >= n) return
+      c = text.charCodeAt(i)
+    }
     const start = i
-    while (i < n && isWordChar(text.charCodeAt(i))) i++
+    let plain = FNV_OFFSET
+    let digits = true
+    while (i < n) {
+      c = text.charCodeAt(i)
+      if (!isWordChar(c)) break
+      plain = Math.imul(plain ^ c, 0x01000193)
+      if (c < 48 || c > 57) digits = false
+      i++
+    }
     const len = i - start
     if (len < 2 || len > 24) {
       hasPrev = false
       continue
     }
-    const first = text.charCodeAt(start)
     let norm: string | null = null
+    const first = text.charCodeAt(start)
     if (first >= 48 && first <= 57) {
-      let digits = true
-      for (let k = start; k < i; k++) {
-        const c = text.charCodeAt(k)
-        if (c < 48 || c > 57) {
-          digits = false
-          break
-        }
-      }
+      // Numbers carry their shape, not their value.
       norm = digits ? (NUMBER_NAMES[Math.min(len, 6)] as string) : (NUMBER_NAMES[7] as string)
+      plain = hashString(norm)
     }
-    const plain = continueHash(FNV_OFFSET, text, start, i, norm)
-    const h = prefix === '' ? plain : continueHash(base, text, start, i, norm)
     // Lexicon phrases: n-grams ending here, across stop words and masked names alike.
     hitPhrase(plain, hits)
-    const n2 = chain >= 1 ? continueHash(Math.imul(g1 ^ 32, 0x01000193), text, start, i, norm) : 0
-    const n3 = chain >= 2 ? continueHash(Math.imul(g2 ^ 32, 0x01000193), text, start, i, norm) : 0
-    const n4 = chain >= 3 ? continueHash(Math.imul(g3 ^ 32, 0x01000193), text, start, i, norm) : 0
+    const n2 = chain >= 1 ? mixPhrase(g1, plain) : 0
+    const n3 = chain >= 2 ? mixPhrase(g2, plain) : 0
     if (chain >= 1) hitPhrase(n2, hits)
     if (chain >= 2) hitPhrase(n3, hits)
-    if (chain >= 3) hitPhrase(n4, hits)
+    if (chain >= 3) hitPhrase(mixPhrase(g3, plain), hits)
     g3 = n3
     g2 = n2
     g1 = plain
     chain++
+    if (phrasesOnly) {
+      count++
+      continue
+    }
     // The recipient's own name and company say nothing about the sender's intent (and would let the
     // model memorise the training personas), so they are left out together with their bigrams.
     if (masked.size > 0 && masked.has(plain)) {
@@ -192,13 +215,19 @@ function scanWords(
       count++
       continue
     }
+    const h = prefix === '' ? plain : hashString(norm ?? text.slice(start, i), hashString(prefix))
     const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
     const stop = prefix === '' && STOPWORD_HASHES.has(h)
-    if (!stop) add(h, name)
+    if (!stop && seen.add(h)) {
+      hashes.push(h)
+      if (names) names.push(name)
+    }
     if (hasPrev && count < maxBigrams && !(stop && prevStop)) {
-      // hash(prev + "_" + token), continuing from the previous token's hash.
-      const b = continueHash(Math.imul(prevHash ^ 95, 0x01000193), text, start, i, norm)
-      add(b, names ? prevName + '_' + (norm ?? text.slice(start, i)) : null)
+      const b = mixBigram(prevHash, plain)
+      if (seen.add(b)) {
+        hashes.push(b)
+        if (names) names.push(prevName + '_' + (norm ?? text.slice(start, i)))
+      }
     }
     prevHash = h
     prevName = name
@@ -322,42 +351,58 @@ const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/
  * Produces the feature vector for the model. Structural features get value 1; word features
  * (subject words prefixed "s:", body words, bigrams joined by "_") share an L2 norm of TEXT_NORM.
  */
+/** Hashes of the fixed feature names, computed once. */
+const NAME_HASHES = new Map<string, number>()
+
 export function extractFeatures(message: NormalisedMessage, s: Signals, withNames = false): FeatureVector {
-  const structural = structuralFeatures(message, s)
-  const hashes: number[] = structural.map((f) => hashString(f))
-  const names: string[] | undefined = withNames ? [...structural] : undefined
+  const wordHashes: number[] = []
+  const wordNames: string[] | undefined = withNames ? [] : undefined
   const seen = SEEN.reset()
   const masked = recipientTokens(message)
-  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], consent: [] }
+  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], consent: [], markers: new Set() }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
-  scanWords(subj, 's:', 50, 50, seen, hashes, names, masked, hits)
-  const body = (message.text.length > MAX_BODY_CHARS ? message.text.slice(0, MAX_BODY_CHARS) : message.text).toLowerCase()
-  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, hashes, names, masked, hits)
-  const words = hashes.length - structural.length
-  const v = words > 0 ? TEXT_NORM / Math.sqrt(words) : 0
-  const values = new Array<number>(hashes.length)
-  for (let i = 0; i < hashes.length; i++) values[i] = i < structural.length ? 1 : v
-  // Phrase groups are header-like features (value 1), appended after the words.
-  let outreachGroups = 0
-  for (const g of [...hits.groups].sort((a, b) => a - b)) {
-    const group = LEXICON[g] as PhraseGroup
-    if (group.kind === 'outreach') outreachGroups++
-    hashes.push(hashString(group.feature))
-    values.push(1)
-    if (names) names.push(group.feature)
-  }
-  if (outreachGroups >= 2) {
-    hashes.push(hashString('out:several'))
-    values.push(1)
-    if (names) names.push('out:several')
-  }
-  if (hits.outreach.length > 0 && hits.inbound.length === 0) {
-    hashes.push(hashString('out:only'))
-    values.push(1)
-    if (names) names.push('out:only')
+  scanWords(subj, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
+  const body = s.textLower.length > MAX_BODY_CHARS ? s.textLower.slice(0, MAX_BODY_CHARS) : s.textLower
+  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, wordHashes, wordNames, masked, hits)
+  // Footers (unsubscribe lines) and late instructions sit at the end: read the tail for phrases only.
+  if (message.text.length > 2500) {
+    scanWords(message.text.slice(-1000).toLowerCase(), '', 300, 0, seen, wordHashes, wordNames, masked, hits, true)
   }
   s.outreachPhrases = hits.outreach
   s.inboundPhrases = hits.inbound
   s.consentPhrases = hits.consent
-  return names ? { hashes, values, names } : { hashes, values }
+  s.unsubscribeText = hits.markers.has('marker:unsubscribe')
+  // The precise (slower) injection patterns run only when one of their words occurs.
+  s.injection = hits.markers.has('marker:injection') && injectionIn(message.subject + '\n' + message.text)
+
+  // Words first (value wordValue), then header/structure and phrase-group features (value 1),
+  // appended to the same array so nothing is copied.
+  const hashes = wordHashes
+  const names = wordNames
+  const wordCount = wordHashes.length
+  const wordValue = wordCount > 0 ? TEXT_NORM / Math.sqrt(wordCount) : 0
+  const rest = structuralFeatures(message, s)
+  let outreachGroups = 0
+  for (const g of [...hits.groups].sort((a, b) => a - b)) {
+    const group = LEXICON[g] as PhraseGroup
+    if (group.kind === 'outreach') outreachGroups++
+    rest.push(group.feature)
+  }
+  if (outreachGroups >= 2) rest.push('out:several')
+  if (hits.outreach.length > 0 && hits.inbound.length === 0) rest.push('out:only')
+  for (const f of rest) {
+    let h = NAME_HASHES.get(f)
+    if (h === undefined) {
+      h = hashString(f)
+      if (NAME_HASHES.size < 10_000) NAME_HASHES.set(f, h)
+    }
+    hashes.push(h)
+    if (names) names.push(f)
+  }
+  return names ? { hashes, wordCount, wordValue, names } : { hashes, wordCount, wordValue }
+}
+
+/** The value of feature i of a vector. */
+export function featureValue(fv: FeatureVector, i: number): number {
+  return i < fv.wordCount ? fv.wordValue : 1
 }

@@ -3,7 +3,8 @@
 // several languages, so the model can learn intent from a few hundred examples and carry it to
 // mail it has not seen. Each group becomes one feature ("out:call", "in:quote", …).
 
-export type PhraseGroup = { feature: string; kind: 'outreach' | 'inbound' | 'consent'; phrases: string[] }
+/** 'marker' groups are not model features: they only flag text for a signal (unsubscribe footer, injection check). */
+export type PhraseGroup = { feature: string; kind: 'outreach' | 'inbound' | 'consent' | 'marker'; phrases: string[] }
 
 export const LEXICON: PhraseGroup[] = [
   {
@@ -172,6 +173,24 @@ export const LEXICON: PhraseGroup[] = [
       'in this issue', 'this issue', 'this week in', 'this week\'s', 'weekly digest', 'daily digest', 'monthly digest', 'top stories',
       'read online', 'read more', 'edition', 'issue #n1', 'issue #n2', 'issue #n3', 'in dieser ausgabe', 'in questo numero',
       'en este número', 'nesta edição', 'dans ce numéro',
+    ],
+  },
+  {
+    feature: 'marker:unsubscribe',
+    kind: 'marker',
+    phrases: [
+      'unsubscribe', 'unsubscribed', 'opt out', 'opt-out', 'abmelden', 'abbestellen', 'désinscrire', 'désabonner', 'desinscribirse',
+      'disiscriviti', 'disiscriverti', 'cancellarti', 'darse de baja', 'darte de baja', 'cancelar suscripción', 'descadastrar',
+      'cancelar inscrição', 'uitschrijven', 'afmelden', 'manage your preferences', 'manage preferences', 'email preferences',
+      'e-mail preferences', 'manage your subscriptions', 'manage subscriptions', 'manage your email', 'avmelde', 'avregistrera',
+    ],
+  },
+  {
+    feature: 'marker:injection',
+    kind: 'marker',
+    phrases: [
+      'ignore', 'disregard', 'assistant', 'inst', 'classify', 'categorize', 'categorise', 'untrusted', 'new instructions',
+      'system prompt',
     ],
   },
 ]

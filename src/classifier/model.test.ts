@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { loadModel, ModelFormatError, predict, serialiseModel, trainModel } from './model.ts'
 import type { TrainingExample } from './model.ts'
 import { computeSignals } from './signals.ts'
-import { extractFeatures } from './features.ts'
+import { extractFeatures, featureHash } from './features.ts'
 import { emptyContext } from './types.ts'
 import type { Category } from './types.ts'
 import { msg } from './testing/fixtures.ts'
@@ -40,6 +40,18 @@ describe('local model', () => {
     expect(score(example('thanks for lunch this weekend', 'genuine')).pUnwanted).toBeLessThan(0.3)
     const news = score(example('weekly digest issue', 'informational', { 'List-Unsubscribe': '<mailto:x@y.example>' }))
     expect(news.wanted[1]).toBeGreaterThan(0.5)
+  })
+
+  it('scores the same features it was trained on: every name hashes to the hash the scanner computed', () => {
+    const m = msg({
+      subject: 'Re: 15-minute call about SEO?',
+      body: 'Hi Dana, quick question: would you be open to a 15 minute call? Grüße aus Köln, 2024 Bestellung #A12 – il nostro preventivo.',
+      headers: { 'List-Unsubscribe': '<mailto:x@y.example>' },
+    })
+    const fv = extractFeatures(m, computeSignals(m, emptyContext()), true)
+    expect(fv.names?.length).toBe(fv.hashes.length)
+    expect(fv.names).toContain('s:#n2_minute')
+    fv.names?.forEach((name, i) => expect([name, featureHash(name)]).toEqual([name, fv.hashes[i]]))
   })
 
   it('refuses artefacts of another format or version', () => {

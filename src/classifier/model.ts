@@ -8,7 +8,7 @@
 import { WANTED_CATEGORIES } from './types.ts'
 import type { Category, WantedCategory } from './types.ts'
 import type { FeatureVector } from './features.ts'
-import { hashString } from './features.ts'
+import { featureHash, featureValue } from './features.ts'
 
 export const MODEL_FORMAT = 'inbox-guard-classifier'
 export const MODEL_VERSION = 1
@@ -70,7 +70,7 @@ export function loadModel(json: unknown): Model {
   const mask = size - 1
   const weights = new Float64Array(names.length * STRIDE)
   names.forEach((name, row) => {
-    const h = hashString(name)
+    const h = featureHash(name)
     let i = h & mask
     while (slotRows[i] !== -1 && slots[i] !== h) i = (i + 1) & mask
     if (slotRows[i] !== -1) return // 32-bit hash collision between two names: the first one wins
@@ -118,7 +118,7 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   let raw = model.unwantedBias
   const k = WANTED_CATEGORIES.length
   const z = Float64Array.from(model.wantedBias)
-  const { hashes, values } = fv
+  const { hashes, wordCount, wordValue } = fv
   const { slots, slotRows, mask, weights } = model
   // Strongest contributions, kept as small sorted lists (no full sort: this runs per message).
   const top: { name: string; weight: number }[] = []
@@ -137,7 +137,7 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
       slot = (slot + 1) & mask
     }
     if (row === -1) continue
-    const v = values[i] as number
+    const v = i < wordCount ? wordValue : 1
     const base = row * STRIDE
     const wu = (weights[base] as number) * v
     raw += wu
@@ -235,7 +235,7 @@ function encode(examples: TrainingExample[], vocab: Map<string, number>): Encode
       if (j === undefined || seen.has(j)) continue
       seen.add(j)
       idx.push(j)
-      val.push(e.features.values[i] as number)
+      val.push(featureValue(e.features, i))
     }
     return { idx: Int32Array.from(idx), val: Float64Array.from(val) }
   })

@@ -149,15 +149,8 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
 ]
 
 
-const UNSUBSCRIBE_WORDS = ['unsubscribe', 'opt-out', 'opt out', 'abmelden', 'abbestellen', 'sinscri', 'disiscriv', "l'iscrizione", 'darse de baja', 'suscripci', 'manage your preferences', 'manage preferences', 'manage your subscriptions', 'manage subscriptions', 'email preferences', 'e-mail preferences', 'descadastr', 'uitschrijven', 'afmelden']
 
-const INJECTION_ANCHORS = ['ignore', 'disregard', ' as genuine', ' as important', ' as safe', ' as wanted', ' as not spam', ' as legitimate', 'new instructions', '[inst', '[/inst', '[system', '[/system', 'system:', 'assistant:', 'system :', 'assistant :', '<system', '</system', 'untrusted_email']
 
-const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** One regex over all anchors of a list: a single pass instead of one `includes` per word. */
-const anchorRe = (words: readonly string[]) => new RegExp(words.map(escapeRe).join('|'))
-const UNSUBSCRIBE_RE = anchorRe(UNSUBSCRIBE_WORDS)
-const INJECTION_ANCHOR_RE = anchorRe(INJECTION_ANCHORS)
 
 // Text addressed to an automated classifier: only imperative forms, so articles about AI do not match.
 const INJECTION =
@@ -174,6 +167,12 @@ const MAJOR_PLATFORMS = new Set([
   'notion.so', 'figma.com', 'canva.com', 'adobe.com', 'salesforce.com', 'hubspot.com', 'zendesk.com', 'intuit.com', 'xero.com',
   'docusign.net', 'docusign.com', 'steampowered.com', 'discord.com', 'medium.com', 'substack.com', 'trello.com', 'asana.com',
 ])
+
+/** True when the text addresses instructions to an automated classifier (prompt injection). */
+export function injectionIn(text: string): boolean {
+  const t = text.length > 20_000 ? text.slice(0, 10_000) + '\n' + text.slice(-10_000) : text
+  return INJECTION.test(t.toLowerCase())
+}
 
 export interface Signals {
   senderAddress: string
@@ -201,8 +200,11 @@ export interface Signals {
   fakeReply: boolean
   forwarded: boolean
   quotesEarlierMail: boolean
+  /** Set by extractFeatures (from the words it reads): unsubscribe wording in the text. */
   unsubscribeText: boolean
   transactional: TransactionalKind | null
+  /** The first 4,000 characters of the text, lower-cased (shared with the feature scan). */
+  textLower: string
   /** Cold-outreach and inbound-intent phrases found (filled in by extractFeatures, which reads the words once). */
   outreachPhrases: string[]
   inboundPhrases: string[]
@@ -211,6 +213,7 @@ export interface Signals {
   riskyDomain: boolean
   /** Sender is one of the large consumer platforms (their mail is notifications and offers, not cold outreach). */
   majorPlatform: boolean
+  /** Set by extractFeatures: the text addresses instructions to an automated classifier. */
   injection: boolean
   recipientCount: number
   undisclosedRecipients: boolean
@@ -302,7 +305,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   const subject = message.subject
   const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references')
   const replySubject = REPLY_PREFIX.test(subject)
-  const textHead = (message.text.length > 6000 ? message.text.slice(0, 6000) : message.text).toLowerCase()
+  const textHead = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
   const quotesEarlierMail = textHead.includes('\n>') ? true : QUOTE_HEADER.test(textHead)
 
   let transactional: TransactionalKind | null = null
@@ -314,8 +317,6 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     }
   }
 
-  const head = subjectLower + '\n' + (textHead.length > 2500 ? textHead.slice(0, 2500) : textHead)
-  const tail = (message.text.length > 3000 ? message.text.slice(-3000) : message.text).toLowerCase()
 
   const precedence = h(message, 'precedence').toLowerCase().trim()
   const autoSubmittedValue = h(message, 'auto-submitted').toLowerCase()
@@ -367,16 +368,15 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     fakeReply: replySubject && !isThreadedReply && !onList,
     forwarded: FWD_PREFIX.test(subject),
     quotesEarlierMail,
-    unsubscribeText: UNSUBSCRIBE_RE.test(tail),
+    unsubscribeText: false,
     transactional,
     outreachPhrases: [],
     inboundPhrases: [],
     consentPhrases: [],
     riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
     majorPlatform: MAJOR_PLATFORMS.has(senderOrg),
-    injection:
-      (INJECTION_ANCHOR_RE.test(head) && INJECTION.test(head)) ||
-      (message.text.length > 2500 && INJECTION_ANCHOR_RE.test(tail) && INJECTION.test(tail)),
+    injection: false,
+    textLower: textHead,
     recipientCount: recipients,
     undisclosedRecipients: recipients === 0 || toRaw.includes('undisclosed') || toRaw.includes('recipient list suppressed'),
     selfThread,

@@ -19,8 +19,15 @@ const items = loadSpamAssassin()
 const context = emptyContext()
 const bytes = items.reduce((s, i) => s + i.text.length, 0)
 
-function rawPass(): { ms: number; decided: number } {
+/** CPU time of this process in ms: the benchmark reports work per core, not what other processes leave over. */
+const cpuMs = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1000
+}
+
+function rawPass(): { ms: number; cpu: number; decided: number } {
   const start = performance.now()
+  const cpu0 = cpuMs()
   let decided = 0
   for (const item of items) {
     try {
@@ -30,13 +37,14 @@ function rawPass(): { ms: number; decided: number } {
       // malformed input counts as processed but undecided
     }
   }
-  return { ms: performance.now() - start, decided }
+  return { ms: performance.now() - start, cpu: cpuMs() - cpu0, decided }
 }
 
 rawPass() // warm-up (JIT)
 const runs = [rawPass(), rawPass(), rawPass()]
-const best = runs.reduce((a, b) => (a.ms < b.ms ? a : b))
-const rawRate = (items.length / best.ms) * 1000
+const best = runs.reduce((a, b) => (a.cpu < b.cpu ? a : b))
+const rawRate = (items.length / best.cpu) * 1000
+const rawWallRate = (items.length / Math.min(...runs.map((r) => r.ms))) * 1000
 
 const parsed: NormalisedMessage[] = []
 for (const item of items) {
@@ -47,9 +55,17 @@ for (const item of items) {
   }
 }
 for (const m of parsed) classify(m, context, model)
+// Throughput: a plain loop (no timers inside), best of three by CPU time.
+let parsedCpu = Infinity
+for (let r = 0; r < 3; r++) {
+  const c0 = cpuMs()
+  for (const m of parsed) classify(m, context, model)
+  parsedCpu = Math.min(parsedCpu, cpuMs() - c0)
+}
+const parsedRate = (parsed.length / parsedCpu) * 1000
+// Latency: each call timed on its own.
 const latencies = new Float64Array(parsed.length * 3)
 let k = 0
-const pStart = performance.now()
 for (let r = 0; r < 3; r++) {
   for (const m of parsed) {
     const s = process.hrtime.bigint()
@@ -57,12 +73,13 @@ for (let r = 0; r < 3; r++) {
     latencies[k++] = Number(process.hrtime.bigint() - s) / 1e6
   }
 }
-const parsedRate = (k / (performance.now() - pStart)) * 1000
 latencies.sort()
 const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] as number
 
 out(`Inbox Guard classifier benchmark (one core, Node ${process.version})`)
 out(`model load: ${loadMs.toFixed(1)} ms (${(text.length / 1024).toFixed(0)} KiB)`)
-out(`raw RFC 822 → decision: ${items.length} messages, ${(bytes / 1e6).toFixed(1)} MB, best of 3: ${best.ms.toFixed(0)} ms → ${rawRate.toFixed(0)} messages/s`)
-out(`parsed → decision: ${k} decisions → ${parsedRate.toFixed(0)} messages/s`)
+out(
+  `raw RFC 822 → decision: ${items.length} messages, ${(bytes / 1e6).toFixed(1)} MB, best of 3: ${best.cpu.toFixed(0)} ms CPU → ${rawRate.toFixed(0)} messages/s per core (wall clock: ${rawWallRate.toFixed(0)}/s)`,
+)
+out(`parsed → decision: ${parsed.length} messages, best of 3: ${parsedCpu.toFixed(0)} ms CPU → ${parsedRate.toFixed(0)} messages/s per core`)
 out(`latency per parsed message: p50 ${(q(0.5) * 1000).toFixed(0)} µs, p99 ${(q(0.99) * 1000).toFixed(0)} µs, max ${(q(1) * 1000).toFixed(0)} µs`)
