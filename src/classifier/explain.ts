@@ -52,7 +52,8 @@ export function signalReasons(s: Signals, category: Category): string[] {
   if (s.outreachPhrases.length > 0 && category === 'unwanted') r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
   if (s.inboundPhrases.length > 0 && category === 'genuine') r.push(`Reads like a personal request: ${s.inboundPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
   if (s.consentPhrases.length > 0 && category !== 'unwanted' && category !== 'genuine') r.push(`Mentions your subscription or account: ${s.consentPhrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}`)
-  const bulk = bulkReason(s)
+  // Mailing-list headers argue for wanted mail; for an unwanted verdict only bulk sending is relevant.
+  const bulk = category === 'unwanted' && (s.listId || s.precedence) ? null : bulkReason(s)
   if (bulk) r.push(bulk)
   if (s.transactional && (category === 'transactional' || category !== 'unwanted')) r.push(TX_TEXT[s.transactional] as string)
   if (s.isThreadedReply && s.quotesEarlierMail && !s.selfThread && !s.quotesOwnMail && category !== 'unwanted') r.push('It is a reply in an existing conversation')

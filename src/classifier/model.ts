@@ -174,6 +174,8 @@ export interface TrainOptions {
   epochs: number
   learningRate: number
   l2: number
+  /** L2 for word features, which are many and sparse (header/structure features use l2). */
+  l2Words: number
   minDocFreq: number
   seed: number
   folds: number
@@ -188,6 +190,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   epochs: 12,
   learningRate: 0.2,
   l2: 3e-4,
+  l2Words: 1e-3,
   minDocFreq: 4,
   seed: 20021,
   folds: 5,
@@ -241,7 +244,7 @@ function encode(examples: TrainingExample[], vocab: Map<string, number>): Encode
   })
 }
 
-function trainBinary(data: Encoded[], y: number[], weights: number[], dim: number, o: TrainOptions): { w: Float64Array; b: number } {
+function trainBinary(data: Encoded[], y: number[], weights: number[], dim: number, o: TrainOptions, l2: Float64Array): { w: Float64Array; b: number } {
   const w = new Float64Array(dim)
   const g2 = new Float64Array(dim).fill(1e-8)
   let b = 0
@@ -257,7 +260,7 @@ function trainBinary(data: Encoded[], y: number[], weights: number[], dim: numbe
       const g = (sigmoid(z) - (y[n] as number)) * sw
       for (let i = 0; i < d.idx.length; i++) {
         const j = d.idx[i] as number
-        const gj = g * (d.val[i] as number) + o.l2 * (w[j] as number)
+        const gj = g * (d.val[i] as number) + (l2[j] as number) * (w[j] as number)
         g2[j] = (g2[j] as number) + gj * gj
         w[j] = (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number)
       }
@@ -268,7 +271,15 @@ function trainBinary(data: Encoded[], y: number[], weights: number[], dim: numbe
   return { w, b }
 }
 
-function trainSoftmax(data: Encoded[], y: number[], weights: number[], dim: number, k: number, o: TrainOptions): { w: Float64Array; b: Float64Array } {
+function trainSoftmax(
+  data: Encoded[],
+  y: number[],
+  weights: number[],
+  dim: number,
+  k: number,
+  o: TrainOptions,
+  l2: Float64Array,
+): { w: Float64Array; b: Float64Array } {
   const w = new Float64Array(dim * k)
   const g2 = new Float64Array(dim * k).fill(1e-8)
   const b = new Float64Array(k)
@@ -291,7 +302,7 @@ function trainSoftmax(data: Encoded[], y: number[], weights: number[], dim: numb
         const g = ((p[c] as number) - (c === y[n] ? 1 : 0)) * sw
         for (let i = 0; i < d.idx.length; i++) {
           const j = (d.idx[i] as number) * k + c
-          const gj = g * (d.val[i] as number) + o.l2 * (w[j] as number)
+          const gj = g * (d.val[i] as number) + (l2[d.idx[i] as number] as number) * (w[j] as number)
           g2[j] = (g2[j] as number) + gj * gj
           w[j] = (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number)
         }
@@ -373,6 +384,8 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   const vocab = buildVocabulary(examples, o.minDocFreq)
   const dim = vocab.size
   const data = encode(examples, vocab)
+  const l2 = new Float64Array(dim)
+  for (const [name, j] of vocab) l2[j] = STRUCTURAL.test(name) ? o.l2 : o.l2Words
   const yU = examples.map((e) => (e.label === 'unwanted' ? 1 : 0))
   const wU = examples.map((e) => e.weight)
   const k = WANTED_CATEGORIES.length
@@ -385,9 +398,9 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   if (o.folds > 1) {
     for (let f = 0; f < o.folds; f++) {
       const trainW = wU.map((w, i) => (i % o.folds === f ? 0 : w))
-      const m = trainBinary(data, yU, trainW, dim, o)
+      const m = trainBinary(data, yU, trainW, dim, o, l2)
       const trainWW = wW.map((w, i) => (i % o.folds === f ? 0 : w))
-      const s = trainSoftmax(data, yW, trainWW, dim, k, o)
+      const s = trainSoftmax(data, yW, trainWW, dim, k, o, l2)
       for (let i = f; i < examples.length; i += o.folds) {
         const d = data[i] as Encoded
         oofScores[i] = dot(d, m.w, m.b)
@@ -403,8 +416,8 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   const platt = o.folds > 1 ? fitPlatt(oofScores, yU, wU) : ([1, 0] as [number, number])
   const temperature = o.folds > 1 ? fitTemperature(oofLogits, yW, wW) : 1
 
-  const m = trainBinary(data, yU, wU, dim, o)
-  const s = trainSoftmax(data, yW, wW, dim, k, o)
+  const m = trainBinary(data, yU, wU, dim, o, l2)
+  const s = trainSoftmax(data, yW, wW, dim, k, o, l2)
   const names = [...vocab.keys()]
   const unwantedWeights: Record<string, number> = {}
   const wantedWeights: Record<string, number[]> = {}

@@ -154,8 +154,15 @@ function contextFor(m: NormalisedMessage, contacts: { addresses: Map<string, num
   }
 }
 
+/** Groups reasons that differ only in quoted words, names or numbers ("… : “seo”, “leads”" → "… : …"). */
 function summaryReason(r: string): string {
-  return (r.replace(/"[^"]*"/g, '').split(':')[0] as string).replace(/\d+(\.\d+)? %/g, 'N %').replace(/\(.*\)/, '').trim()
+  return r
+    .replace(/\d+(\.\d+)?\s?%/g, 'N %')
+    .replace(/“[^”]*”(, “[^”]*”)*/g, '…')
+    .replace(/"[^"]*"/g, '…')
+    .replace(/\([^)]*\)/g, '(…)')
+    .replace(/domain \S+ is/, 'domain is')
+    .replace(/people at \S+ before/, 'people at that organisation before')
 }
 
 async function main(): Promise<void> {

@@ -80,9 +80,11 @@ out()
 out('== Held-out corpus (corpus/heldout), 5-way ==')
 const held = loadCorpus('heldout')
 const hPairs: [string, string][] = []
+let wantedMoved = 0
 for (const c of held) {
   const d = classify(c.message, c.context, model)
   hPairs.push([c.label, d.category])
+  if (c.label !== 'unwanted' && d.action === 'filter') wantedMoved++
   if (verbose && d.category !== c.label) {
     out(`  miss ${c.file.replace(process.cwd() + '/', '')} (${c.label}) → ${d.category} ${d.confidence} [${d.source}]: ${d.reasons.join(' | ')}`)
   }
@@ -116,6 +118,7 @@ if (held.length === 0) {
         ['unwanted recall', f3(u.recall)],
         ['unwanted F1', f3(u.f1)],
         ['wanted mail called unwanted', `${wantedN.filter(([, p]) => p === 'unwanted').length}/${wantedN.length} (${pct(wantedN.filter(([, p]) => p === 'unwanted').length / Math.max(1, wantedN.length))})`],
+        ['wanted mail that would be moved (defaults)', `${wantedMoved}/${wantedN.length}`],
         ['genuine called unwanted', `${genuine.filter(([, p]) => p === 'unwanted').length}/${genuine.length}`],
         ['opted-in newsletters/promotions called unwanted', `${optIn.filter(([, p]) => p === 'unwanted').length}/${optIn.length} (${pct(optIn.filter(([, p]) => p === 'unwanted').length / Math.max(1, optIn.length))})`],
       ],

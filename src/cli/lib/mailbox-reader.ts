@@ -50,7 +50,7 @@ const FROM_QUOTED = /^>+From /
  * be decoded with their declared charset later; onBytes reports progress.
  */
 export async function* readFileMessages(path: string, onBytes?: (n: number) => void): AsyncGenerator<RawItem> {
-  const stream = createReadStream(path, { encoding: 'latin1', highWaterMark: 1 << 20 })
+  const stream = createReadStream(path, { encoding: 'latin1', highWaterMark: 256 * 1024 })
   let rest = ''
   let lines: string[] = []
   let size = 0
