@@ -1,3 +1,4 @@
+import { Link } from 'react-router'
 import { cn } from '#client/lib/cn.ts'
 import { PRODUCT_NAME } from '#shared/product.ts'
 
@@ -18,5 +19,18 @@ export function Logo({ className }: { className?: string }) {
       </svg>
       <span className="text-lg">{PRODUCT_NAME}</span>
     </span>
+  )
+}
+
+/** The logo as the header's link home (SPEC 2 "Header with a logo linking to /"). */
+export function HomeLogoLink() {
+  return (
+    <Link
+      to="/"
+      aria-label={`${PRODUCT_NAME} home`}
+      className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-500"
+    >
+      <Logo />
+    </Link>
   )
 }

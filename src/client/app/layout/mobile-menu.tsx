@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link, useLocation } from 'react-router'
 import { Dialog as DialogPrimitive } from 'radix-ui'
 import { Menu, X } from 'lucide-react'
-import { Logo } from '#client/components/logo.tsx'
+import { HomeLogoLink } from '#client/components/logo.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { NavLinks } from './nav-links.tsx'
 
@@ -34,13 +34,7 @@ export function MobileMenu({ signedIn, showCrown, authPending }: { signedIn: boo
         >
           <div className="flex items-center justify-between">
             <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
-            <Link
-              to="/"
-              aria-label="Inbox Guard home"
-              className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-500"
-            >
-              <Logo />
-            </Link>
+            <HomeLogoLink />
             <DialogPrimitive.Close asChild>
               <Button variant="ghost" size="icon" aria-label="Close menu">
                 <X aria-hidden className="size-5" />

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { Logo } from '#client/components/logo.tsx'
+import { HomeLogoLink } from '#client/components/logo.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { useAuth } from '#client/features/auth/hooks/use-auth.ts'
@@ -16,13 +16,7 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-line/80 bg-surface/85 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link
-          to="/"
-          aria-label="Inbox Guard home"
-          className="rounded-lg focus-visible:outline-2 focus-visible:outline-offset-4 focus-visible:outline-brand-500"
-        >
-          <Logo />
-        </Link>
+        <HomeLogoLink />
 
         <div className="hidden items-center gap-2 md:flex">
           <nav aria-label="Main">
