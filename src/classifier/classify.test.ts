@@ -143,3 +143,37 @@ describe('classify: reasons', () => {
     expect(d.reasons.join(' ')).toContain('Has a List-Unsubscribe header and was sent through a bulk e-mail service (SendGrid)')
   })
 })
+
+describe('classify: fixed adjustments', () => {
+  it('a stranger writing through a sales-engagement tool is at least 75 % unwanted', () => {
+    const m = msg({ body: 'Lunch next week?', headers: { 'X-Mailer': 'lemlist' } })
+    expect(analyse(m, ctx(), model).pUnwanted).toBeGreaterThanOrEqual(0.75)
+    const d = classify(m, ctx(), model)
+    expect(d.category).toBe('unwanted')
+    expect(d.reasons[0]).toBe('Sent with a sales-outreach tool (lemlist)')
+    // …but a known contact using the same tool is still never unwanted.
+    expect(classify(m, ctx({ knownAddresses: ['sam@growthco.example'] }), model).category).not.toBe('unwanted')
+  })
+
+  it('automated transactional mail is never unwanted, even when its words look spammy', () => {
+    const spammyCode = { from: 'no-reply@accounts.example', subject: 'Your verification code', body: 'Guaranteed: 123456' }
+    const plain = msg(spammyCode)
+    expect(analyse(plain, ctx(), model).pUnwanted).toBeLessThanOrEqual(0.4)
+    expect(classify(plain, ctx(), model).category).not.toBe('unwanted')
+    // The shield needs automated infrastructure: the same text from a person's address is not shielded.
+    const fromPerson = msg({ ...spammyCode, from: 'sam@growthco.example' })
+    expect(analyse(fromPerson, ctx(), model).pUnwanted).toBeGreaterThan(0.5)
+    // …and no pitch: an outreach phrase removes it.
+    const pitchy = msg({ ...spammyCode, body: 'Guaranteed: 123456. Are you the right person for this?' })
+    expect(analyse(pitchy, ctx(), model).pUnwanted).toBeGreaterThan(0.5)
+  })
+
+  it('names the outreach and inbound phrases it found, in several languages', () => {
+    const out = classify(msg({ body: 'Vorrei proporle i nostri servizi, senza impegno. Seo rankings.' }), ctx(), model)
+    expect(out.category).toBe('unwanted')
+    expect(out.reasons.join('\n')).toMatch(/Uses phrases typical of cold outreach: “i nostri servizi”, “senza impegno”/)
+    const inbound = classify(msg({ body: 'Could you send us a quote for 40 seats? We are looking for a vendor.' }), ctx(), model)
+    expect(inbound.category).toBe('genuine')
+    expect(inbound.reasons[0]).toMatch(/^Reads like a personal request: “could you send”/)
+  })
+})

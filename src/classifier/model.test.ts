@@ -54,6 +54,13 @@ describe('local model', () => {
     fv.names?.forEach((name, i) => expect([name, featureHash(name)]).toEqual([name, fv.hashes[i]]))
   })
 
+  it("leaves the recipient's own name and company out of the word features", () => {
+    const m = msg({ to: 'Dana Whitfield <dana@northwind-analytics.example>', body: 'Hi Dana, Northwind Analytics looks great. Pricing please.' })
+    const names = extractFeatures(m, computeSignals(m, emptyContext()), true).names ?? []
+    expect(names).toContain('pricing')
+    expect(names.filter((n) => /dana|northwind|analytics|whitfield/.test(n))).toEqual([])
+  })
+
   it('refuses artefacts of another format or version', () => {
     expect(() => loadModel({ format: 'something-else' })).toThrow(ModelFormatError)
     expect(() => loadModel({ format: 'inbox-guard-classifier', version: 999 })).toThrow(/version 999/)
