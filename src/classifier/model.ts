@@ -11,6 +11,8 @@ import type { FeatureVector } from './features.ts'
 import { featureHash, featureValue } from './features.ts'
 
 export const MODEL_FORMAT = 'inbox-guard-classifier'
+/** Where the committed artefact lives; callers read it themselves and pass the JSON to loadModel. */
+export const MODEL_ARTEFACT_URL = new URL('./model/model.json', import.meta.url)
 export const MODEL_VERSION = 1
 
 export interface ModelArtefact {

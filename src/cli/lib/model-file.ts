@@ -2,10 +2,10 @@
 
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { loadModel } from '#classifier/model.ts'
+import { loadModel, MODEL_ARTEFACT_URL } from '#classifier/model.ts'
 import type { Model } from '#classifier/model.ts'
 
-export const MODEL_PATH = fileURLToPath(new URL('../../classifier/model/model.json', import.meta.url))
+export const MODEL_PATH = fileURLToPath(MODEL_ARTEFACT_URL)
 
 export function readModel(path = MODEL_PATH): Model {
   return loadModel(JSON.parse(readFileSync(path, 'utf8')))
