@@ -5,13 +5,21 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { parseGmailLabels, readFileMessages } from './lib/mailbox-reader.ts'
+import { startLlmFake } from '#fakes/llm/server.ts'
 
 const run = promisify(execFile)
 const dir = mkdtempSync(join(tmpdir(), 'inbox-guard-cli-'))
 
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return cliWithEnv({}, ...args)
+}
+
+async function cliWithEnv(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/classify.ts', ...args], { cwd: process.cwd() })
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli/classify.ts', ...args], {
+      cwd: process.cwd(),
+      env: { ...process.env, LLM_BASE_URL: '', LLM_API_KEY: '', LLM_MODEL: '', ...env },
+    })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string }
@@ -78,6 +86,24 @@ describe('npm run classify (dry run)', () => {
       chmodSync(locked, 0)
       const r2 = await cli(locked)
       expect(r2.code).not.toBe(0)
+    }
+  })
+
+  it('--llm needs the LLM settings in the environment', async () => {
+    const r = await cli(mbox, '--llm')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('--llm needs LLM_BASE_URL, LLM_API_KEY and LLM_MODEL in the environment.')
+  })
+
+  it('--llm keeps working when the provider fails (falls back to the local model)', async () => {
+    const fake = await startLlmFake({ apiKey: 'k' })
+    try {
+      fake.injectFault({ kind: 'status', status: 500, times: 100 })
+      const r = await cliWithEnv({ LLM_BASE_URL: fake.baseURL, LLM_API_KEY: 'k', LLM_MODEL: 'fake-1' }, mbox, '--llm', '--json')
+      expect(r.code).toBe(0)
+      expect(r.stdout.trim().split('\n')).toHaveLength(3)
+    } finally {
+      await fake.close()
     }
   })
 
