@@ -2,14 +2,14 @@
 // with default settings (balanced strictness, threshold 0.7). See docs/classifier.md ("Evaluation").
 
 import { parseRawMessage } from '#classifier/message.ts'
-import { classify } from '#classifier/classify.ts'
+import { analyse, classify } from '#classifier/classify.ts'
 import { CATEGORIES, emptyContext } from '#classifier/types.ts'
 import type { Decision } from '#classifier/types.ts'
 import { isSpam, isSpamAssassinTest, loadCorpus, loadSpamAssassin } from './lib/corpus.ts'
 import { readModel } from './lib/model-file.ts'
 import { buildTrainingSet } from './lib/training-set.ts'
 import { loadModel, serialiseModel, trainModel } from '#classifier/model.ts'
-import { confusion, f3, formatConfusion, formatTable, pct, prf } from './lib/metrics.ts'
+import { calibrationError, confusion, f3, formatConfusion, formatTable, pct, prf } from './lib/metrics.ts'
 
 const verbose = process.argv.includes('--verbose')
 const crossValidate = process.argv.includes('--cv')
@@ -19,12 +19,15 @@ const out = (s = '') => process.stdout.write(s + '\n')
 // --- SpamAssassin test split -------------------------------------------------------------------
 const ctx = emptyContext()
 const saPairs: [string, string][] = []
+const saCalibration: { p: number; y: number }[] = []
 const groups = new Map<string, { n: number; unwanted: number; filtered: number }>()
 for (const item of loadSpamAssassin()) {
   if (!isSpamAssassinTest(item)) continue
   let d: Decision
   try {
-    d = classify(parseRawMessage(item.text), ctx, model)
+    const m = parseRawMessage(item.text)
+    d = classify(m, ctx, model)
+    saCalibration.push({ p: analyse(m, ctx, model).pUnwanted, y: isSpam(item) ? 1 : 0 })
   } catch {
     continue
   }
@@ -77,15 +80,19 @@ out(
     ],
   ),
 )
+out(`calibration of the unwanted probability: expected calibration error ${f3(calibrationError(saCalibration))} (10 bins)`)
 
 // --- Held-out corpus ----------------------------------------------------------------------------
 out()
 out('== Held-out corpus (corpus/heldout), 5-way ==')
 const held = loadCorpus('heldout')
 const hPairs: [string, string][] = []
+const hCalibration: { p: number; y: number }[] = []
 let wantedMoved = 0
 for (const c of held) {
   const d = classify(c.message, c.context, model)
+  const a = analyse(c.message, c.context, model)
+  if (!a.ruleDecision) hCalibration.push({ p: a.pUnwanted, y: c.label === 'unwanted' ? 1 : 0 })
   hPairs.push([c.label, d.category])
   if (c.label !== 'unwanted' && d.action === 'filter') wantedMoved++
   if (verbose && d.category !== c.label) {
@@ -122,6 +129,7 @@ if (held.length === 0) {
         ['unwanted F1', f3(u.f1)],
         ['wanted mail called unwanted', `${wantedN.filter(([, p]) => p === 'unwanted').length}/${wantedN.length} (${pct(wantedN.filter(([, p]) => p === 'unwanted').length / Math.max(1, wantedN.length))})`],
         ['wanted mail that would be moved (defaults)', `${wantedMoved}/${wantedN.length}`],
+        ['calibration error of the unwanted probability (model-decided mail)', f3(calibrationError(hCalibration))],
         ['genuine called unwanted', `${genuine.filter(([, p]) => p === 'unwanted').length}/${genuine.length}`],
         ['opted-in newsletters/promotions called unwanted', `${optIn.filter(([, p]) => p === 'unwanted').length}/${optIn.length} (${pct(optIn.filter(([, p]) => p === 'unwanted').length / Math.max(1, optIn.length))})`],
       ],

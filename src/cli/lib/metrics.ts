@@ -57,3 +57,17 @@ export function formatConfusion(c: Confusion): string {
 
 export const pct = (x: number, digits = 1) => (x * 100).toFixed(digits) + ' %'
 export const f3 = (x: number) => x.toFixed(3)
+
+/** Expected calibration error of probabilities against 0/1 outcomes, in equal-width bins. */
+export function calibrationError(points: { p: number; y: number }[], bins = 10): number {
+  const sum = Array.from({ length: bins }, () => ({ n: 0, p: 0, y: 0 }))
+  for (const { p, y } of points) {
+    const b = sum[Math.min(bins - 1, Math.floor(p * bins))] as { n: number; p: number; y: number }
+    b.n++
+    b.p += p
+    b.y += y
+  }
+  let ece = 0
+  for (const b of sum) if (b.n > 0) ece += (b.n / points.length) * Math.abs(b.p / b.n - b.y / b.n)
+  return ece
+}
