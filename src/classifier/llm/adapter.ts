@@ -19,6 +19,8 @@ export const LlmConfigSchema = z.object({
   apiKey: z.string().min(1),
   model: z.string().min(1),
   timeoutMs: z.number().int().positive().default(8000),
+  /** Providers without JSON-schema support can use 'json_object' (the answer is validated by zod either way). */
+  structuredOutput: z.enum(['json_schema', 'json_object']).default('json_schema'),
 })
 export type LlmConfig = z.input<typeof LlmConfigSchema>
 
@@ -73,7 +75,10 @@ export function createOpenAiJudge(options: LlmJudgeOptions): OpenAiJudge {
         model: config.model,
         temperature: 0,
         max_tokens: 200,
-        response_format: { type: 'json_schema', json_schema: { name: 'mail_classification', strict: true, schema: JSON_SCHEMA } },
+        response_format:
+          config.structuredOutput === 'json_object'
+            ? { type: 'json_object' }
+            : { type: 'json_schema', json_schema: { name: 'mail_classification', strict: true, schema: JSON_SCHEMA } },
         messages: [
           { role: 'system', content: SYSTEM_PROMPT },
           { role: 'user', content: buildUserPrompt(message) },
