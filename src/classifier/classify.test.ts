@@ -3,6 +3,7 @@ import { analyse, classify, isAllowed, STRICTNESS_OFFSET } from './classify.ts'
 import { emptyContext } from './types.ts'
 import type { ClassifierContext } from './types.ts'
 import { handModel, msg } from './testing/fixtures.ts'
+import { parseRawMessage } from './message.ts'
 
 const model = handModel()
 const pitch = () => msg({ subject: 'Your rankings', body: 'We offer guaranteed SEO rankings and backlinks for your site.' })
@@ -175,5 +176,36 @@ describe('classify: fixed adjustments', () => {
     const inbound = classify(msg({ body: 'Could you send us a quote for 40 seats? We are looking for a vendor.' }), ctx(), model)
     expect(inbound.category).toBe('genuine')
     expect(inbound.reasons[0]).toMatch(/^Reads like a personal request: “could you send”/)
+  })
+})
+
+describe('classify: calendar mail', () => {
+  it('files an invitation (text/calendar part) as informational, and can move it when informational is not allowed', () => {
+    const raw = [
+      'From: Elena <elena@studio.example>',
+      'To: dana@northwind.example',
+      'Subject: Portrait review @ Fri 9am',
+      'Content-Type: multipart/alternative; boundary=b',
+      '',
+      '--b',
+      'Content-Type: text/plain',
+      '',
+      'Lunch and a review of the portraits.',
+      '--b',
+      'Content-Type: text/calendar; method=REQUEST',
+      '',
+      'BEGIN:VCALENDAR',
+      'END:VCALENDAR',
+      '--b--',
+    ].join('\r\n')
+    const m = parseRawMessage(raw)
+    expect(m.calendar).toBe(true)
+    expect(m.text).not.toContain('VCALENDAR')
+    expect(classify(m, ctx(), model).category).toBe('informational')
+    expect(classify(m, ctx({}, { allowInformational: false }), model).action).toBe('filter')
+  })
+
+  it('recognises invitation replies by their subject', () => {
+    expect(classify(msg({ subject: 'Accepted: Portrait review', body: 'lunch' }), ctx(), model).category).toBe('informational')
   })
 })

@@ -93,7 +93,12 @@ function actionFor(category: Category, confidence: number, settings: ClassifierS
   return confidence >= clampThreshold(settings.confidenceThreshold) ? 'filter' : 'keep'
 }
 
-function bestWanted(p: Prediction): { category: WantedCategory; p: number } {
+/** Confidence given to the wanted kind a calendar invitation or update implies (informational). */
+const CALENDAR_KIND_CONFIDENCE = 0.8
+
+function bestWanted(p: Prediction, s: Signals): { category: WantedCategory; p: number } {
+  // Calendar invitations and updates are informational by definition (docs/classifier.md).
+  if (s.calendar) return { category: 'informational', p: Math.max(p.wanted[1] as number, CALENDAR_KIND_CONFIDENCE) }
   let best = 0
   for (let i = 1; i < WANTED_CATEGORIES.length; i++) if ((p.wanted[i] as number) > (p.wanted[best] as number)) best = i
   return { category: WANTED_CATEGORIES[best] as WantedCategory, p: p.wanted[best] as number }
@@ -121,7 +126,7 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   if (signals.injection) pUnwanted = Math.max(pUnwanted, INJECTION_FLOOR)
   if (signals.outreachTool) pUnwanted = Math.max(pUnwanted, OUTREACH_TOOL_FLOOR)
   if (isShieldedTransactional(signals)) pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)
-  const wanted = bestWanted(prediction)
+  const wanted = bestWanted(prediction, signals)
   let ruleDecision: Decision | null = null
 
   if (signals.whitelisted) {
@@ -151,7 +156,7 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
 }
 
 function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
-  const wanted = bestWanted(a.prediction)
+  const wanted = bestWanted(a.prediction, a.signals)
   if (a.pUnwanted >= 0.5) {
     const reasons = [...signalReasons(a.signals, 'unwanted'), ...modelReasons(a.prediction, 'unwanted', a.pUnwanted)]
     if (a.signals.injection) reasons.unshift(INJECTION_REASON)
@@ -191,7 +196,7 @@ export function mergeLlmVerdict(a: Analysis, verdict: LlmVerdict, settings: Clas
     reasons.push(...signalReasons(a.signals, 'unwanted'), `AI review: ${verdict.reason}`.slice(0, 200))
     return finish('unwanted', p, reasons, 'llm', settings)
   }
-  const model = bestWanted(a.prediction)
+  const model = bestWanted(a.prediction, a.signals)
   const category: WantedCategory =
     verdict.category !== 'unwanted' && !a.signals.injection ? (verdict.category as WantedCategory) : model.category
   reasons.push(...signalReasons(a.signals, category), `AI review: ${verdict.reason}`.slice(0, 200))

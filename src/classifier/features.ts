@@ -272,6 +272,7 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   if (s.highPriority) f.push('h:high-priority')
   if (s.scriptMailer) f.push('h:script-mailer')
   if (s.riskyDomain) f.push('from:risky-domain')
+  if (s.calendar) f.push('body:calendar')
   if (s.majorPlatform) f.push('from:major-platform')
   f.push('to:' + bucket(s.recipientCount, [1, 3, 10]))
   if (message.cc.length > 0) f.push('cc:some')

@@ -29,6 +29,8 @@ export interface NormalisedMessage {
   linkCount: number
   /** Number of attachments (parts with a file name or attachment disposition). */
   attachmentCount: number
+  /** True when the message carries a calendar invitation or update (text/calendar part). */
+  calendar?: boolean
 }
 
 export class MalformedMessageError extends Error {
@@ -276,6 +278,7 @@ export function parseAddressList(value: string): Address[] {
 }
 
 interface BodyAcc {
+  calendar: boolean
   plain: string[]
   html: string[]
   hasHtml: boolean
@@ -315,6 +318,7 @@ function walk(part: RawPart, acc: BodyAcc, depth: number): void {
       const plain = children.find((c) => parseContentType(first(c.headers, 'content-type') || 'text/plain').type === 'text/plain')
       for (const c of children) {
         const t = parseContentType(first(c.headers, 'content-type') || 'text/plain').type
+        if (t === 'text/calendar' || t === 'application/ics') acc.calendar = true
         if (t === 'text/html') acc.hasHtml = true
         if (t === 'text/html') acc.linkCount += countLinks(c.body)
       }
@@ -332,6 +336,11 @@ function walk(part: RawPart, acc: BodyAcc, depth: number): void {
     disposition.startsWith('attachment') || /filename|name=/.test(disposition) || ct.params['name'] !== undefined
   if (isAttachment && !(ct.type.startsWith('text/') && !disposition.startsWith('attachment'))) {
     acc.attachments++
+    return
+  }
+  if (ct.type === 'text/calendar' || ct.type === 'application/ics') {
+    // An invitation's machine-readable part: note it, do not read it as prose.
+    acc.calendar = true
     return
   }
   if (ct.type === 'message/rfc822' && depth < MAX_DEPTH) {
@@ -411,7 +420,7 @@ export function parseRawMessage(input: string): NormalisedMessage {
     if (list) h[key] = list.map(decodeHeaderValue)
   }
   const fromList = parseAddressList(first(h, 'from'))
-  const acc: BodyAcc = { plain: [], html: [], hasHtml: false, attachments: 0, linkCount: 0, size: 0 }
+  const acc: BodyAcc = { calendar: false, plain: [], html: [], hasHtml: false, attachments: 0, linkCount: 0, size: 0 }
   walk(top, acc, 0)
   let text = acc.plain.join('\n')
   if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT)
@@ -428,6 +437,7 @@ export function parseRawMessage(input: string): NormalisedMessage {
     hasHtml: acc.hasHtml,
     linkCount: acc.linkCount,
     attachmentCount: acc.attachments,
+    calendar: acc.calendar,
   }
 }
 

@@ -156,6 +156,9 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
 const INJECTION =
   /\b(ignore (all |any )?(of )?(the |your )?(previous|prior|above|earlier|preceding) (instructions|rules|prompts?)|disregard (all |any )?(the |your )?(previous|prior|above) (instructions|rules)|(classify|categori[sz]e|label|mark|treat) (this|the) (e-?mail|message|mail) as (genuine|important|safe|wanted|not spam|legitimate)|new instructions:|\[\/?(inst|system)\]|<\/?(system|untrusted_email)>|(^|\n)\s*(system|assistant) ?:)/
 
+const CALENDAR_SUBJECT =
+  /^\s*(invitation|updated invitation|canceled( event)?|cancelled( event)?|accepted|declined|tentatively accepted|einladung|aktualisierte einladung|abgesagt|angenommen|abgelehnt|invito|invito aggiornato|annullato|accettato|invitación|invitación actualizada|cancelado|aceptado|convite|convite atualizado|invitation mise à jour|annulé|accepté)( \([^)]*\))?\s*:/i
+
 const RISKY_TLD = /\.(info|xyz|top|click|online|site|shop|live|buzz|icu|monster|rest|cyou|sbs|cfd|work|link|loan|win|bid|review|stream|gq|ml|tk|cf|ga)$/
 
 /** Large platforms whose own domains send account, notification and offer mail (never cold outreach). */
@@ -209,6 +212,8 @@ export interface Signals {
   outreachPhrases: string[]
   inboundPhrases: string[]
   consentPhrases: string[]
+  /** A calendar invitation, update, cancellation or reply. */
+  calendar: boolean
   /** Sender domain on a TLD favoured by throwaway senders, or a brand-lookalike with several hyphens. */
   riskyDomain: boolean
   /** Sender is one of the large consumer platforms (their mail is notifications and offers, not cold outreach). */
@@ -373,6 +378,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     outreachPhrases: [],
     inboundPhrases: [],
     consentPhrases: [],
+    calendar: message.calendar === true || CALENDAR_SUBJECT.test(subject),
     riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
     majorPlatform: MAJOR_PLATFORMS.has(senderOrg),
     injection: false,
