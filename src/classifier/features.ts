@@ -67,7 +67,25 @@ const STOPWORDS = new Set(
     'og af er ikke jeg til fra'
   ).split(' '),
 )
-const STOPWORD_HASHES = new Set([...STOPWORDS].map((w) => hashString(w)))
+/** Stop-word hashes in a small open-addressing table (checked for every word, so no Set). */
+const STOP_SIZE = 2048
+const STOP_TABLE = new Int32Array(STOP_SIZE)
+const STOP_USED = new Uint8Array(STOP_SIZE)
+for (const w of STOPWORDS) {
+  const h = hashString(w)
+  let i = h & (STOP_SIZE - 1)
+  while (STOP_USED[i] === 1 && STOP_TABLE[i] !== h) i = (i + 1) & (STOP_SIZE - 1)
+  STOP_TABLE[i] = h
+  STOP_USED[i] = 1
+}
+function isStopHash(h: number): boolean {
+  let i = h & (STOP_SIZE - 1)
+  while (STOP_USED[i] === 1) {
+    if (STOP_TABLE[i] === h) return true
+    i = (i + 1) & (STOP_SIZE - 1)
+  }
+  return false
+}
 
 // Numbers carry their shape, not their value (prices, years and ids would be memorised).
 const NUMBER_NAMES = ['#n0', '#n1', '#n2', '#n3', '#n4', '#n5', '#n6', '#a']
@@ -149,7 +167,7 @@ function scanWords(
   seen: HashSet,
   hashes: number[],
   names: string[] | undefined,
-  masked: Set<number>,
+  masked: number[],
   hits: PhraseHits,
   phrasesOnly = false,
 ): void {
@@ -210,14 +228,14 @@ function scanWords(
     }
     // The recipient's own name and company say nothing about the sender's intent (and would let the
     // model memorise the training personas), so they are left out together with their bigrams.
-    if (masked.size > 0 && masked.has(plain)) {
+    if (masked.length > 0 && masked.includes(plain)) {
       hasPrev = false
       count++
       continue
     }
     const h = prefix === '' ? plain : hashString(norm ?? text.slice(start, i), hashString(prefix))
     const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
-    const stop = prefix === '' && STOPWORD_HASHES.has(h)
+    const stop = prefix === '' && isStopHash(h)
     if (!stop && seen.add(h)) {
       hashes.push(h)
       if (names) names.push(name)
@@ -328,7 +346,7 @@ const SEEN = new HashSet()
 const GENERIC_LABELS = new Set(['mail', 'email', 'info', 'com', 'net', 'org', 'www', 'gmail', 'outlook', 'hotmail', 'yahoo', 'co', 'de', 'it', 'uk', 'fr', 'es', 'io'])
 
 /** Hashes of the recipients' name parts and organisation labels (from To/Cc), to leave out of word features. */
-function recipientTokens(message: NormalisedMessage): Set<number> {
+function recipientTokens(message: NormalisedMessage): number[] {
   const out = new Set<number>()
   const addParts = (s: string) => {
     for (const part of s.toLowerCase().split(/[^a-z0-9\u00c0-\u024f]+/)) {
@@ -343,7 +361,7 @@ function recipientTokens(message: NormalisedMessage): Set<number> {
     addParts(labels.slice(0, -1).join(' '))
     addParts(a.name)
   }
-  return out
+  return [...out]
 }
 
 const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/

@@ -448,5 +448,8 @@ export function headerValue(message: NormalisedMessage, name: string): string {
 /** Domain part of an address, lower-cased ('' when there is none). */
 export function domainOf(address: string): string {
   const at = address.lastIndexOf('@')
-  return at === -1 ? '' : address.slice(at + 1).toLowerCase().replace(/[>.\s]+$/, '')
+  if (at === -1) return ''
+  const d = address.slice(at + 1).toLowerCase()
+  const c = d.charCodeAt(d.length - 1)
+  return c === 62 || c === 46 || c === 32 || c === 9 || c === 10 ? d.replace(/[>.\s]+$/, '') : d
 }

@@ -30,7 +30,9 @@ export interface Model {
   slots: Int32Array
   slotRows: Int32Array
   mask: number
-  weights: Float64Array
+  /** 2^18-bit filter of the known hashes: most words of a message are unknown and stop here. */
+  filter: Uint32Array
+  weights: Float32Array
   names: string[]
   unwantedBias: number
   platt: [number, number]
@@ -39,6 +41,8 @@ export interface Model {
 }
 
 const STRIDE = 1 + WANTED_CATEGORIES.length
+const FILTER_MASK = (1 << 18) - 1
+const FILTER_WORDS = (1 << 18) / 32
 
 export interface Prediction {
   /** Calibrated probability that the message is unwanted. */
@@ -70,9 +74,12 @@ export function loadModel(json: unknown): Model {
   const slots = new Int32Array(size)
   const slotRows = new Int32Array(size).fill(-1)
   const mask = size - 1
-  const weights = new Float64Array(names.length * STRIDE)
+  const weights = new Float32Array(names.length * STRIDE)
+  const filter = new Uint32Array(FILTER_WORDS)
   names.forEach((name, row) => {
     const h = featureHash(name)
+    const bit = h & FILTER_MASK
+    filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31))
     let i = h & mask
     while (slotRows[i] !== -1 && slots[i] !== h) i = (i + 1) & mask
     if (slotRows[i] !== -1) return // 32-bit hash collision between two names: the first one wins
@@ -87,6 +94,7 @@ export function loadModel(json: unknown): Model {
     slots,
     slotRows,
     mask,
+    filter,
     weights,
     names,
     unwantedBias: a.unwanted.bias,
@@ -121,12 +129,14 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   const k = WANTED_CATEGORIES.length
   const z = Float64Array.from(model.wantedBias)
   const { hashes, wordCount, wordValue } = fv
-  const { slots, slotRows, mask, weights } = model
+  const { slots, slotRows, mask, weights, filter } = model
   // Strongest contributions, kept as small sorted lists (no full sort: this runs per message).
   const top: { name: string; weight: number }[] = []
   const bottom: { name: string; weight: number }[] = []
   for (let i = 0; i < hashes.length; i++) {
     const h = hashes[i] as number
+    const bit = h & FILTER_MASK
+    if ((((filter[bit >>> 5] as number) >>> (bit & 31)) & 1) === 0) continue
     let slot = h & mask
     let row = -1
     for (;;) {

@@ -22,12 +22,26 @@ const SECOND_LEVEL = new Set(['co', 'com', 'org', 'net', 'ac', 'gov', 'edu', 'ne
 
 /** Approximate registrable domain ("mail.shop.co.uk" → "shop.co.uk"), without a public-suffix list. */
 export function orgDomainOf(domain: string): string {
-  const labels = domain.toLowerCase().split('.').filter(Boolean)
-  if (labels.length <= 2) return labels.join('.')
-  const tld = labels[labels.length - 1] as string
-  const sld = labels[labels.length - 2] as string
-  const keep = tld.length === 2 && SECOND_LEVEL.has(sld) ? 3 : 2
-  return labels.slice(-keep).join('.')
+  let d = domain
+  for (let k = 0; k < d.length; k++) {
+    const c = d.charCodeAt(k)
+    if (c >= 65 && c <= 90) {
+      d = d.toLowerCase()
+      break
+    }
+  }
+  while (d.endsWith('.')) d = d.slice(0, -1)
+  const last = d.lastIndexOf('.')
+  if (last <= 0) return d
+  const second = d.lastIndexOf('.', last - 1)
+  if (second === -1) return d
+  const tld = d.slice(last + 1)
+  const sld = d.slice(second + 1, last)
+  if (tld.length === 2 && SECOND_LEVEL.has(sld)) {
+    const third = d.lastIndexOf('.', second - 1)
+    return third === -1 ? d : d.slice(third + 1)
+  }
+  return d.slice(second + 1)
 }
 
 function domainMatches(domain: string, list: readonly string[]): string | null {
