@@ -209,3 +209,13 @@ describe('classify: calendar mail', () => {
     expect(classify(msg({ subject: 'Accepted: Portrait review', body: 'lunch' }), ctx(), model).category).toBe('informational')
   })
 })
+
+describe('classify: large contact lists', () => {
+  it('accepts Sets for known addresses and organisation domains', () => {
+    const big = new Set(Array.from({ length: 50_000 }, (_, i) => `person${i}@example${i}.com`))
+    big.add('sam@growthco.example')
+    expect(classify(pitch(), ctx({ knownAddresses: big }), model).reasons[0]).toBe('You have written to this sender before')
+    const orgs = new Set(['growthco.example'])
+    expect(classify(msg({ from: 'x@mail.growthco.example', body: 'guaranteed seo' }), ctx({ knownDomains: orgs }), model).category).not.toBe('unwanted')
+  })
+})

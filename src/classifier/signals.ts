@@ -271,20 +271,23 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
 
   const knownAddresses = context.knownAddresses
   let knownContact = false
-  for (const a of knownAddresses) {
-    if (a.toLowerCase() === senderAddress) {
-      knownContact = true
-      break
-    }
+  if (senderAddress) {
+    if (knownAddresses instanceof Set) knownContact = knownAddresses.has(senderAddress)
+    else for (const a of knownAddresses) if (a.toLowerCase() === senderAddress) knownContact = true
   }
   let knownDomain = false
   if (!PUBLIC_DOMAINS.has(senderDomain) && !PUBLIC_DOMAINS.has(senderOrg) && senderOrg) {
-    for (const d of context.knownDomains) {
-      const dd = d.toLowerCase()
-      if (PUBLIC_DOMAINS.has(dd)) continue
-      if (orgDomainOf(dd) === senderOrg) {
-        knownDomain = true
-        break
+    const domains = context.knownDomains
+    // A Set is looked up directly (it should hold organisation domains, as orgDomainOf gives them).
+    if (domains instanceof Set) knownDomain = domains.has(senderOrg) || domains.has(senderDomain)
+    else {
+      for (const d of domains) {
+        const dd = d.toLowerCase()
+        if (PUBLIC_DOMAINS.has(dd)) continue
+        if (orgDomainOf(dd) === senderOrg) {
+          knownDomain = true
+          break
+        }
       }
     }
   }

@@ -36,10 +36,14 @@ export interface ClassifierContext {
   orgDomain?: string | null
   whitelistDomains: readonly string[]
   blacklistDomains: readonly string[]
-  /** Addresses the person has written to (prior correspondence). */
-  knownAddresses: readonly string[]
-  /** Non-public domains the person has written to. Public mail providers are ignored if passed. */
-  knownDomains: readonly string[]
+  /** Addresses the person has written to (prior correspondence), lower-case. A Set is fastest for many. */
+  knownAddresses: readonly string[] | ReadonlySet<string>
+  /**
+   * Non-public domains the person has written to. Public mail providers are ignored if passed. An
+   * array is matched by organisation domain; a Set is looked up directly and should hold
+   * organisation domains (orgDomainOf) — the fast form for people with many contacts.
+   */
+  knownDomains: readonly string[] | ReadonlySet<string>
   settings: ClassifierSettings
 }
 
