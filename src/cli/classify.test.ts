@@ -38,7 +38,7 @@ writeFileSync(
   mbox,
   [
     // Sorted in file order newest-first on purpose: contacts must follow date order, not file order.
-    message('sam@acme-growth.example', 'me@home.example', 'Quick question', 'Tue, 05 Mar 2024 10:00:00 +0000', pitch),
+    message('sam@acme-growth.example', 'me@home.example', 'Quick question', 'Tue, 05 Mar 2024 10:00:00 +0000', pitch, 'X-Gmail-Labels: Inbox,Opened,"Leads, 2024"\n'),
     'From broken@example Tue Mar  5 10:00:00 2024\nthis line is not a header\nneither is this\n\n',
     message('me@home.example', 'sam@acme-growth.example', 'Intro', 'Mon, 04 Mar 2024 10:00:00 +0000', 'Hi Sam, nice to meet you.\n>From the notes: see you soon.', 'X-Gmail-Labels: Sent,"Work, Clients"\n'),
     message('sam@acme-growth.example', 'me@home.example', 'Quick question (old)', 'Sun, 03 Mar 2024 10:00:00 +0000', pitch),
@@ -74,6 +74,7 @@ describe('npm run classify (dry run)', () => {
     expect(r.stdout).toMatch(/category\s+messages\s+would be moved/)
     expect(r.stdout).toMatch(/Settings: strictness strict, threshold 0\.6/)
     expect(r.stderr).not.toContain('[#') // no progress bar when stderr is not a terminal
+    expect(r.stdout).toMatch(/Gmail labels of the messages that would be moved:\n.*\n(Inbox\s+\d+|Leads, 2024\s+\d+)/)
   })
 
   it('exits non-zero with a clear message for an unreadable path', async () => {

@@ -99,10 +99,16 @@ if (args.values.llm) {
 
 const classifier = createClassifier({ model: readModel(), llm })
 
+/** Sent by the person: from --me, or (Gmail Takeout) labelled "Sent" when --me is given (aliases). */
 function isSent(m: NormalisedMessage): boolean {
   if (!me) return false
   if (m.from?.address === me) return true
-  return false
+  return gmailLabels(m).includes('Sent')
+}
+
+function gmailLabels(m: NormalisedMessage): string[] {
+  const v = m.headers['x-gmail-labels']
+  return v ? parseGmailLabels(v.join(',')) : []
 }
 
 const timeOf = (m: NormalisedMessage) => (m.date ? Date.parse(m.date) : Number.NEGATIVE_INFINITY)
@@ -193,7 +199,8 @@ async function main(): Promise<void> {
   let count = 0
   let skipped = 0
   let sent = 0
-  const labelsSeen = new Map<string, number>()
+  // Gmail Takeout: where the messages that would be moved sit in Gmail today (Inbox, Spam, …).
+  const movedLabels = new Map<string, number>()
   for await (const item of readMessages(input as string, (n) => {
     read += n
     draw()
@@ -208,8 +215,7 @@ async function main(): Promise<void> {
       continue
     }
     count++
-    const labels = parseGmailLabels((m.headers['x-gmail-labels'] ?? []).join(','))
-    for (const l of labels) labelsSeen.set(l, (labelsSeen.get(l) ?? 0) + 1)
+    const labels = gmailLabels(m)
     if (isSent(m) || labels.includes('Sent')) sent++
     let d: Decision
     try {
@@ -221,7 +227,10 @@ async function main(): Promise<void> {
     }
     const c = perCategory.get(d.category) as { n: number; moved: number }
     c.n++
-    if (d.action === 'filter') c.moved++
+    if (d.action === 'filter') {
+      c.moved++
+      for (const l of labels) if (l !== 'Opened' && l !== 'Unread') movedLabels.set(l, (movedLabels.get(l) ?? 0) + 1)
+    }
     if (args.values.json) {
       process.stdout.write(
         JSON.stringify({
@@ -260,6 +269,12 @@ async function main(): Promise<void> {
     out()
     out('Top reasons for moving:')
     out(formatTable(['reason', 'messages'], top.map(([r, n]) => [r, n])))
+  }
+  const labelsTop = [...movedLabels.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8)
+  if (labelsTop.length > 0) {
+    out()
+    out('Gmail labels of the messages that would be moved:')
+    out(formatTable(['label', 'messages'], labelsTop.map(([l, n]) => [l, n])))
   }
   out()
   out(`Nothing was changed: this is a dry run. ${moved} of ${count} messages would be moved out of the inbox.`)
