@@ -49,6 +49,8 @@ export interface Analysis {
   pUnwanted: number
   /** Set when a rule decided the outcome; the LLM is never asked then. */
   ruleDecision: Decision | null
+  /** Reasons for fixed adjustments that changed the model's verdict (shown first). */
+  adjustments: string[]
 }
 
 /**
@@ -125,7 +127,11 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   // who write through a sales-engagement tool are running an outbound sequence.
   if (signals.injection) pUnwanted = Math.max(pUnwanted, INJECTION_FLOOR)
   if (signals.outreachTool) pUnwanted = Math.max(pUnwanted, OUTREACH_TOOL_FLOOR)
-  if (isShieldedTransactional(signals)) pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)
+  const adjustments: string[] = []
+  if (isShieldedTransactional(signals)) {
+    if (pUnwanted >= 0.5) adjustments.push('Automated account mail (receipts, codes, alerts) with no sales pitch is never treated as cold outreach')
+    pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)
+  }
   const wanted = bestWanted(prediction, signals)
   let ruleDecision: Decision | null = null
 
@@ -152,7 +158,7 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
     const extra = signalReasons(signals, wanted.category).filter((r) => !r.includes('cold outreach') && !r.includes('“Re:”'))
     ruleDecision = finish(wanted.category, wanted.p, [why, ...extra.slice(0, 2)], pUnwanted >= 0.5 ? 'rule' : 'model', settings)
   }
-  return { signals, prediction, pUnwanted, ruleDecision }
+  return { signals, prediction, pUnwanted, ruleDecision, adjustments }
 }
 
 function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
@@ -163,7 +169,7 @@ function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
     return finish('unwanted', a.pUnwanted, reasons, 'model', settings)
   }
   const confidence = (1 - a.pUnwanted) * wanted.p
-  const reasons = [...signalReasons(a.signals, wanted.category), ...modelReasons(a.prediction, wanted.category, a.pUnwanted)]
+  const reasons = [...a.adjustments, ...signalReasons(a.signals, wanted.category), ...modelReasons(a.prediction, wanted.category, a.pUnwanted)]
   return finish(wanted.category, confidence, reasons, 'model', settings)
 }
 
