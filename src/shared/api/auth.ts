@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ApiErrorSchema } from './errors.ts'
 
 /** Sign-in providers. The Google button and the Microsoft button each send their id (SPEC 7). */
-export const AuthProviderSchema = z.enum(['google', 'microsoft'])
+export const AuthProviderSchema = z.enum(['google', 'microsoft'], { error: 'Unknown sign-in provider: use google or microsoft' })
 export type AuthProvider = z.infer<typeof AuthProviderSchema>
 
 export const RoleSchema = z.enum(['user', 'admin'])

@@ -55,11 +55,11 @@ describe.each(testDatabaseKinds())('sign-in flow (SPEC 4, 7, 8) on %s', (kind) =
       expect(location.searchParams.get('response_mode')).toBe('query')
     })
 
-    it('answers 400 JSON for an unknown provider', async () => {
+    it('answers 400 JSON naming the providers for an unknown provider', async () => {
       const res = await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_authorize?provider=github' })
       expect(res.statusCode).toBe(400)
       expect(res.headers['content-type']).toContain('application/json')
-      expect(res.json()).toMatchObject({ code: 'validation_error' })
+      expect(res.json()).toEqual({ error: 'Unknown sign-in provider: use google or microsoft', code: 'validation_error' })
     })
 
     it('answers 400 JSON when the provider is missing', async () => {

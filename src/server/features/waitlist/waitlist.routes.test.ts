@@ -55,9 +55,12 @@ describe.each(testDatabaseKinds())('POST /_api/team/waitlist on %s', (kind) => {
     expect(res.json().error).toBe('Please enter a valid email address')
   })
 
-  it('requires sign-in', async () => {
-    const res = await join({ name: 'A', email: 'anon@example.com' }, {})
-    expect(res.statusCode).toBe(401)
-    expect(res.json()).toEqual({ error: 'Authentication required', code: 'unauthenticated' })
-  })
+  it.each([{ name: 'A', email: 'anon@example.com' }, { name: '', email: 'x' }])(
+    'requires sign-in before looking at the fields (%j)',
+    async (payload) => {
+      const res = await join(payload, {})
+      expect(res.statusCode).toBe(401)
+      expect(res.json()).toEqual({ error: 'Authentication required', code: 'unauthenticated' })
+    },
+  )
 })

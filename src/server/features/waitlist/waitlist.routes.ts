@@ -8,7 +8,8 @@ import { joinWaitlist } from './waitlist.service.ts'
 export function registerWaitlistRoutes(app: FastifyInstance, { db }: { db: Database }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     joinWaitlistContract.path,
-    { schema: { body: joinWaitlistContract.body }, preHandler: requireUser },
+    // preValidation: a signed-out caller hears 'Authentication required' before any field message.
+    { schema: { body: joinWaitlistContract.body }, preValidation: requireUser },
     async (request) => {
       await joinWaitlist(db, request.user!.id, request.body)
       return { success: true as const }
