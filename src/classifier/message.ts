@@ -188,8 +188,6 @@ function decodeQuotedPrintableBytes(s: string, underscoreIsSpace = false): Uint8
       out[o++] = 61
     } else if (underscoreIsSpace && c === 95) {
       out[o++] = 32
-    } else if (c < 128) {
-      out[o++] = c
     } else if (c < 256) {
       out[o++] = c
     } else {
@@ -206,10 +204,7 @@ function decodeTransfer(body: string, encoding: string, charset: string): string
     return decodeBytes(Buffer.from(body, 'base64'), charset)
   }
   if (enc === 'quoted-printable') {
-    if (NON_LATIN1.test(body)) {
-      // Already-decoded text with QP escapes: decode escapes as UTF-8 bytes of the charset.
-      return decodeBytes(decodeQuotedPrintableBytes(body), charset)
-    }
+    // Characters above U+00FF (already-decoded input) are re-encoded as UTF-8 bytes on the way.
     return decodeBytes(decodeQuotedPrintableBytes(body), charset)
   }
   return decodeEightBit(body, charset)
@@ -280,7 +275,6 @@ export function parseAddressList(value: string): Address[] {
 interface BodyAcc {
   calendar: boolean
   plain: string[]
-  html: string[]
   hasHtml: boolean
   attachments: number
   linkCount: number
@@ -420,7 +414,7 @@ export function parseRawMessage(input: string): NormalisedMessage {
     if (list) h[key] = list.map(decodeHeaderValue)
   }
   const fromList = parseAddressList(first(h, 'from'))
-  const acc: BodyAcc = { calendar: false, plain: [], html: [], hasHtml: false, attachments: 0, linkCount: 0, size: 0 }
+  const acc: BodyAcc = { calendar: false, plain: [], hasHtml: false, attachments: 0, linkCount: 0, size: 0 }
   walk(top, acc, 0)
   let text = acc.plain.join('\n')
   if (text.length > MAX_TEXT) text = text.slice(0, MAX_TEXT)
