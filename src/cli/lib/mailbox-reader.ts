@@ -13,6 +13,7 @@ export interface RawItem {
 
 /** A single message larger than this keeps only its first part (classification reads the start). */
 const MAX_MESSAGE_CHARS = 16 * 1024 * 1024
+const MAX_LINE_CHARS = 1024 * 1024
 
 export class InputError extends Error {
   override name = 'InputError'
@@ -74,6 +75,8 @@ export async function* readFileMessages(path: string, onBytes?: (n: number) => v
       const text = rest + (chunk as string)
       const parts = text.split('\n')
       rest = parts.pop() ?? ''
+      // A "line" without end (binary junk, unwrapped base64) must not grow without bound.
+      if (rest.length > MAX_LINE_CHARS) rest = rest.slice(0, MAX_LINE_CHARS)
       for (let line of parts) {
         if (line.endsWith('\r')) line = line.slice(0, -1)
         if (mbox === null) mbox = isMbox(path, line)
