@@ -325,7 +325,9 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   }
 
   const subject = message.subject
-  const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references')
+  // Outlook may omit In-Reply-To but its Thread-Index grows by 5 bytes per reply (22 bytes = a new thread).
+  const threadIndex = h(message, 'thread-index').trim()
+  const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references') || threadIndex.length > 32
   const replySubject = REPLY_PREFIX.test(subject)
   const textHead = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
   const quotesEarlierMail = textHead.includes('\n>') ? true : QUOTE_HEADER.test(textHead)
