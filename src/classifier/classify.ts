@@ -103,6 +103,8 @@ function bestWanted(p: Prediction, s: Signals): { category: WantedCategory; p: n
   if (s.calendar) return { category: 'informational', p: Math.max(p.wanted[1] as number, CALENDAR_KIND_CONFIDENCE) }
   let best = 0
   for (let i = 1; i < WANTED_CATEGORIES.length; i++) if ((p.wanted[i] as number) > (p.wanted[best] as number)) best = i
+  // Automated account mail is not "a person writing": when the shield applies, genuine becomes transactional.
+  if (best === 0 && isShieldedTransactional(s)) return { category: 'transactional', p: Math.max(p.wanted[3] as number, 1 - (p.wanted[0] as number)) }
   return { category: WANTED_CATEGORIES[best] as WantedCategory, p: p.wanted[best] as number }
 }
 
