@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabaseKinds } from '#server/test/databases.ts'
 import { createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
@@ -13,6 +14,7 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
     mkdirSync(path.join(clientDir, 'assets'))
     writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>')
     writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log("app")')
+    writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log("app")'))
     writeFileSync(path.join(clientDir, 'robots.txt'), 'User-agent: *')
     ctx = await createTestApp(kind, { clientDir })
   })
@@ -39,6 +41,15 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
       const res = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js' })
       expect(res.statusCode).toBe(200)
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    })
+
+    it('sends the build\'s precompressed twin to browsers that accept it, and the plain file to others', async () => {
+      const compressed = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'br, gzip' } })
+      expect(compressed.headers['content-encoding']).toBe('br')
+      expect(brotliDecompressSync(compressed.rawPayload).toString()).toBe('console.log("app")')
+      const plain = await ctx.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'identity' } })
+      expect(plain.headers['content-encoding']).toBeUndefined()
+      expect(plain.body).toBe('console.log("app")')
     })
 
     it('serves other top-level files', async () => {

@@ -34,6 +34,8 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
       root: clientDir,
       index: false,
       wildcard: true,
+      // The build writes .br/.gz twins of text assets (vite.config.ts); they are sent when accepted.
+      preCompressed: true,
       // We set cache-control ourselves: send's default would overwrite it.
       cacheControl: false,
       setHeaders(reply, filePath) {
