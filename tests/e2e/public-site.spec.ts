@@ -93,3 +93,31 @@ test.describe('on a phone', () => {
     expect(overflow).toBeLessThanOrEqual(0)
   })
 })
+
+test('keyboard: the first Tab reaches Skip to content, which moves focus to the page content', async ({ page }) => {
+  await page.goto('/pricing')
+  await page.keyboard.press('Tab')
+  const skip = page.getByRole('link', { name: 'Skip to content' })
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('main')).toBeFocused()
+  // The next Tab continues inside the page content, not back in the header.
+  await page.keyboard.press('Tab')
+  const insideMain = await page.evaluate(() => document.querySelector('main')?.contains(document.activeElement) ?? false)
+  expect(insideMain).toBe(true)
+})
+
+test('keyboard: sign-in buttons are reachable and start the popup with Enter', async ({ page }) => {
+  await page.goto('/login')
+  const google = page.getByRole('button', { name: 'Continue with Google' })
+  for (let i = 0; i < 15 && !(await google.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab')
+  }
+  await expect(google).toBeFocused()
+  const popupPromise = page.waitForEvent('popup')
+  await page.keyboard.press('Enter')
+  const popup = await popupPromise
+  await expect(popup.getByRole('heading', { name: /Sign in with Google/ })).toBeVisible()
+  await popup.close()
+})
