@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { analyse, classify, isAllowed, STRICTNESS_OFFSET } from './classify.ts'
+import { analyse, classify, isAllowed, REQUEST_ODDS_DIVISOR, STRICTNESS_OFFSET } from './classify.ts'
+import { sigmoid } from './model.ts'
 import { emptyContext } from './types.ts'
 import type { ClassifierContext } from './types.ts'
 import { handModel, msg } from './testing/fixtures.ts'
@@ -177,9 +178,68 @@ describe('classify: fixed adjustments', () => {
     const out = classify(msg({ body: 'Vorrei proporle i nostri servizi, senza impegno. Seo rankings.' }), ctx(), model)
     expect(out.category).toBe('unwanted')
     expect(out.reasons.join('\n')).toMatch(/Uses phrases typical of cold outreach: “i nostri servizi”, “senza impegno”/)
-    const inbound = classify(msg({ body: 'Could you send us a quote for 40 seats? We are looking for a vendor.' }), ctx(), model)
+    const inbound = classify(msg({ body: 'Could you send pricing for 40 seats? We are looking for a vendor.' }), ctx(), model)
     expect(inbound.category).toBe('genuine')
-    expect(inbound.reasons[0]).toMatch(/^Reads like a personal request: “could you send”/)
+    expect(inbound.reasons[0]).toMatch(/^Asks you for a price, a quote or an order for your own product \(“send pricing”\) and pitches nothing/)
+    const question = classify(msg({ body: 'Could you help? We are looking for a vendor.' }), ctx(), model)
+    expect(question.reasons[0]).toMatch(/^Reads like a personal request: “could you”|^Reads like a personal request: “we are looking for”/)
+  })
+})
+
+describe('classify: recipient-directed requests', () => {
+  const logit = (p: number) => Math.log(p / (1 - p))
+  // The parser reads raw bytes (as the CLI and the corpus loader do): UTF-8 text goes in as bytes.
+  const bytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1')
+
+  it('divides the unwanted odds of a request for your own product, job or comment by REQUEST_ODDS_DIVISOR', () => {
+    for (const body of [
+      'Could you send pricing for 40 seats? mild mild',
+      'I am applying for the role you posted. My CV is attached. mild',
+      "I'm a reporter working on a piece about support tools. mild",
+      'My order has not arrived yet. mild',
+      'Könnten Sie uns ein Angebot machen? mild',
+      'Pourriez-vous nous envoyer un devis ? mild',
+      'Mi potresti mandare un preventivo? mild',
+      '¿Podrían enviarnos un presupuesto? mild',
+      'Gostaria de receber um orçamento. mild',
+      'Kunt u een offerte sturen? mild',
+    ]) {
+      const a = analyse(msg({ body: bytes(body) }), ctx(), model)
+      expect(a.signals.requestPhrases.length, body).toBeGreaterThan(0)
+      expect(a.pUnwanted, body).toBeCloseTo(sigmoid(a.prediction.logit - Math.log(REQUEST_ODDS_DIVISOR)), 9)
+      expect(logit(a.pUnwanted)).toBeLessThan(a.prediction.logit)
+    }
+  })
+
+  it('does not apply when the sender also pitches its own services (cold outreach asks "could you send…" too)', () => {
+    for (const body of [
+      'Could you send pricing? We help companies like yours grow. mild',
+      'Could you send me your label sizes? We offer free samples. mild',
+      'I saw the role you posted. We have qualified candidates available. mild',
+      'Könnten Sie uns ein Angebot machen? Wir bieten unverbindlich eine Analyse. mild',
+    ]) {
+      const a = analyse(msg({ body }), ctx(), model)
+      expect(a.signals.pitch, body).toBe(true)
+      expect(a.pUnwanted, body).toBeCloseTo(sigmoid(a.prediction.logit), 9)
+    }
+    // …nor for bulk mail or a sales tool.
+    const bulk = analyse(msg({ body: 'Could you send pricing? mild', headers: { 'List-Unsubscribe': '<mailto:u@x.example>' } }), ctx(), model)
+    expect(bulk.pUnwanted).toBeCloseTo(sigmoid(bulk.prediction.logit), 9)
+  })
+})
+
+describe('classify: short replies and everyday words', () => {
+  it('does not hold a missing In-Reply-To against a short reply with no pitch and no links', () => {
+    const d = classify(msg({ subject: 'Re: lunch', body: 'See you at noon' }), ctx(), model)
+    expect(d.reasons.join(' ')).not.toContain('“Re:”')
+    const long = classify(msg({ subject: 'Re: lunch', body: 'See you at noon. '.repeat(60) }), ctx(), model)
+    expect(long.reasons.join(' ')).toContain('“Re:”')
+  })
+
+  it('never cites a single word as evidence of cold outreach', () => {
+    const d = classify(msg({ subject: 'Hello', body: 'mild mild note', headers: { 'X-Mailer': 'lemlist' } }), ctx(), model)
+    expect(d.category).toBe('unwanted')
+    expect(d.reasons.join(' ')).not.toContain('Wording common in cold outreach')
   })
 })
 

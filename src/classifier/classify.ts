@@ -7,7 +7,7 @@ import type { Signals } from './signals.ts'
 import { extractFeatures } from './features.ts'
 import { predict, sigmoid } from './model.ts'
 import type { Model, Prediction } from './model.ts'
-import { modelReasons, signalReasons } from './explain.ts'
+import { modelReasons, requestReason, signalReasons } from './explain.ts'
 import type { NormalisedMessage } from './message.ts'
 import { WANTED_CATEGORIES } from './types.ts'
 import type { Category, ClassifierContext, ClassifierSettings, Decision, Strictness, WantedCategory } from './types.ts'
@@ -29,6 +29,8 @@ export const INJECTION_FLOOR = 0.75
 export const TRANSACTIONAL_CEILING = 0.4
 /** Mail from a stranger sent with a sales-engagement tool (lemlist, Apollo, …) is at least this likely unwanted. */
 export const OUTREACH_TOOL_FLOOR = 0.75
+/** A recipient-directed request without a pitch divides the unwanted odds by this (see isRecipientRequest). */
+export const REQUEST_ODDS_DIVISOR = 4
 const INJECTION_REASON = 'The message contains instructions aimed at an automated classifier'
 
 export interface LlmVerdict {
@@ -70,6 +72,27 @@ export function isShieldedTransactional(s: Signals): boolean {
   )
 }
 
+/**
+ * The sender asks the RECIPIENT for the recipient's product, price, job, time or comment (an inbound
+ * buyer, applicant, journalist or customer) and pitches nothing of their own: no strong outreach
+ * phrase, no sales tool, no bulk sending, no look-alike domain, no injection, and not a follow-up
+ * of the sender's own earlier mail. Cold outreach often asks "could you send me…" too, which is why
+ * any pitch cancels the signal.
+ */
+export function isRecipientRequest(s: Signals): boolean {
+  return (
+    s.requestPhrases.length > 0 &&
+    !s.pitch &&
+    !s.outreachTool &&
+    !s.injection &&
+    !s.riskyDomain &&
+    s.esp === null &&
+    !s.listUnsubscribe &&
+    !s.selfThread &&
+    !s.quotesOwnMail
+  )
+}
+
 export function isAllowed(category: Category, settings: ClassifierSettings): boolean {
   switch (category) {
     case 'genuine':
@@ -108,6 +131,8 @@ function bestWanted(p: Prediction, s: Signals): { category: WantedCategory; p: n
   return { category: WANTED_CATEGORIES[best] as WantedCategory, p: p.wanted[best] as number }
 }
 
+const logit = (p: number) => Math.log(Math.max(1e-9, p) / Math.max(1e-9, 1 - p))
+
 const round3 = (x: number) => Math.round(x * 1000) / 1000
 
 function finish(category: Category, confidence: number, reasons: string[], source: Decision['source'], settings: ClassifierSettings): Decision {
@@ -130,6 +155,10 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   if (signals.injection) pUnwanted = Math.max(pUnwanted, INJECTION_FLOOR)
   if (signals.outreachTool) pUnwanted = Math.max(pUnwanted, OUTREACH_TOOL_FLOOR)
   const adjustments: string[] = []
+  if (isRecipientRequest(signals)) {
+    pUnwanted = sigmoid(logit(pUnwanted) - Math.log(REQUEST_ODDS_DIVISOR))
+    adjustments.push(requestReason(signals.requestPhrases))
+  }
   if (isShieldedTransactional(signals)) {
     if (pUnwanted >= 0.5) adjustments.push('Automated account mail (receipts, codes, alerts) with no sales pitch is never treated as cold outreach')
     pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)

@@ -3,6 +3,42 @@
 import type { Signals } from './signals.ts'
 import type { Prediction } from './model.ts'
 import type { Category } from './types.ts'
+import { LEXICON } from './lexicon.ts'
+import { isEverydayFeature } from './features.ts'
+
+/** Recipient-directed request group of each request phrase (for the reason). */
+const REQUEST_GROUP = new Map<string, string>()
+for (const g of LEXICON) if (g.kind === 'request') for (const p of g.phrases) REQUEST_GROUP.set(p, g.feature)
+const REQUEST_TEXT: Record<string, string> = {
+  'in:ask-buy': 'Asks you for a price, a quote or an order for your own product',
+  'in:ask-job': 'Applies for a job with you',
+  'in:ask-press': 'Asks you for an interview, a comment or about your own work',
+  'in:ask-customer': 'Writes as your customer about an order or booking',
+}
+
+/** The reason shown when a recipient-directed request (without a pitch) lowered the unwanted score. */
+export function requestReason(phrases: string[]): string {
+  const first = phrases[0] ?? ''
+  const text = REQUEST_TEXT[REQUEST_GROUP.get(first) ?? ''] ?? 'Asks you for something of your own'
+  return `${text} (${phrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}) and pitches nothing`
+}
+
+/** Word contributions (in logit units) below this are not cited as evidence. */
+const MIN_CITED_WORD = 0.15
+/**
+ * Common words that are never cited as evidence of anything, although the model may weigh them
+ * a little (everyday words proper are capped in training: isEverydayFeature).
+ */
+const NOT_CITED = new Set(
+  ('who what when where which how why over after up down out about into again still back some any all each other more most ' +
+    'only very too now new first last next many much several something anything every right').split(' '),
+)
+
+function citable(name: string, weight: number): boolean {
+  if (weight < MIN_CITED_WORD || !isWordFeature(name) || isEverydayFeature(name)) return false
+  const words = name.replace(/^s:/, '').split('_')
+  return !words.every((w) => NOT_CITED.has(w) || isEverydayFeature(w))
+}
 
 const TX_TEXT: Record<string, string> = {
   receipt: 'The subject looks like a receipt',
@@ -48,9 +84,9 @@ function isWordFeature(name: string): boolean {
 export function signalReasons(s: Signals, category: Category): string[] {
   const r: string[] = []
   if (s.outreachTool) r.push(`Sent with a sales-outreach tool (${s.outreachTool})`)
-  if (s.fakeReply) r.push('The subject starts with “Re:” but the message is not a reply to anything you sent')
+  if (s.fakeReplySuspicious) r.push('The subject starts with “Re:” but the message is not a reply to anything you sent')
   if (s.outreachPhrases.length > 0 && category === 'unwanted') r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
-  if (s.inboundPhrases.length > 0 && category === 'genuine') r.push(`Reads like a personal request: ${s.inboundPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
+  if (s.inboundPhrases.length > 0 && category === 'genuine' && s.requestPhrases.length === 0) r.push(`Reads like a personal request: ${s.inboundPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
   if (s.consentPhrases.length > 0 && category !== 'unwanted' && category !== 'genuine') r.push(`Mentions your subscription or account: ${s.consentPhrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}`)
   // Mailing-list headers argue for wanted mail; for an unwanted verdict only bulk sending is relevant.
   const bulk = category === 'unwanted' && (s.listId || s.precedence) ? null : bulkReason(s)
@@ -67,11 +103,12 @@ export function modelReasons(p: Prediction, category: Category, pUnwanted: numbe
   const r: string[] = []
   const pct = Math.round(pUnwanted * 100)
   if (category === 'unwanted') {
-    const words = p.towardsUnwanted.filter((c) => isWordFeature(c.name)).slice(0, 4).map((c) => c.name)
-    if (words.length > 0) r.push(`Wording common in cold outreach and bulk spam: ${quoteWords(words)}`)
+    // Only words that carry real weight, and never a single word on its own: one word is no evidence.
+    const words = p.towardsUnwanted.filter((c) => citable(c.name, c.weight)).slice(0, 4).map((c) => c.name)
+    if (words.length >= 2) r.push(`Wording common in cold outreach and bulk spam: ${quoteWords(words)}`)
     r.push(`The model rates it ${pct} % likely to be unsolicited`)
   } else {
-    const words = p.awayFromUnwanted.filter((c) => isWordFeature(c.name)).slice(0, 3).map((c) => c.name)
+    const words = p.awayFromUnwanted.filter((c) => citable(c.name, c.weight)).slice(0, 3).map((c) => c.name)
     if (words.length > 0) r.push(`Wording common in mail people want: ${quoteWords(words)}`)
     r.push(`The model rates it ${pct} % likely to be unsolicited`)
   }

@@ -6,7 +6,7 @@
 import type { NormalisedMessage } from './message.ts'
 import type { Signals } from './signals.ts'
 import { injectionIn } from './signals.ts'
-import { LEXICON } from './lexicon.ts'
+import { EVERYDAY_WORDS, LEXICON, NO_PITCH_GROUPS, WEAK_OUTREACH } from './lexicon.ts'
 import type { PhraseGroup } from './lexicon.ts'
 
 export interface FeatureVector {
@@ -23,6 +23,8 @@ const MAX_BODY_CHARS = 4000
 const MAX_BODY_TOKENS = 400
 const MAX_BIGRAM_TOKENS = 150
 const TEXT_NORM = 3
+/** A fake "Re:" on a text up to this long, with no pitch and no links, is not held against the sender. */
+export const FAKE_REPLY_SHORT = 600
 const FNV_OFFSET = 0x811c9dc5 | 0
 
 /** FNV-1a over UTF-16 code units; composable: hashing "ab" = hashing "b" starting from hash("a"). */
@@ -103,14 +105,24 @@ function phraseTokens(phrase: string): string[] {
 const MAX_PHRASE_WORDS = 4
 /** Combines the hash of a phrase so far with the next word's hash (order-sensitive). */
 const mixPhrase = (h: number, t: number) => Math.imul(((h << 5) | (h >>> 27)) ^ t, 0x9e3779b1)
-/** Phrase hash → [lexicon group, phrase]; a 64k-bit filter answers most misses without the map. */
-const PHRASES = new Map<number, [number, string]>()
+/**
+ * Phrase hash → [lexicon group, phrase, strong pitch, request group or -1]. A phrase of a 'request'
+ * group that another group lists too ("my order") keeps both. A 64k-bit filter answers most misses
+ * without the map.
+ */
+const PHRASES = new Map<number, [number, string, boolean, number]>()
 const PHRASE_BITS = new Uint32Array(2048)
 LEXICON.forEach((group, g) => {
   for (const p of group.phrases) {
     let h = 0
     phraseTokens(p).forEach((t, k) => (h = k === 0 ? hashString(t) : mixPhrase(h, hashString(t))))
-    if (!PHRASES.has(h)) PHRASES.set(h, [g, p])
+    const known = PHRASES.get(h)
+    if (known) {
+      if (group.kind === 'request' && known[3] === -1) known[3] = g
+      continue
+    }
+    const pitch = (group.kind === 'outreach' || group.kind === 'pitch') && !NO_PITCH_GROUPS.has(group.feature) && !WEAK_OUTREACH.has(p)
+    PHRASES.set(h, [g, p, pitch, group.kind === 'request' ? g : -1])
     PHRASE_BITS[(h & 0xffff) >>> 5] = (PHRASE_BITS[(h & 0xffff) >>> 5] as number) | (1 << (h & 31))
   }
 })
@@ -119,21 +131,30 @@ export interface PhraseHits {
   groups: Set<number>
   outreach: string[]
   inbound: string[]
+  /** Recipient-directed request phrases (also listed in inbound). */
+  request: string[]
   consent: string[]
   markers: Set<string>
+  /** An outreach phrase that is not in WEAK_OUTREACH: the sender pitches something. */
+  pitch: boolean
 }
 
 function hitPhrase(h: number, hits: PhraseHits): void {
   if ((((PHRASE_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 0) return
   const found = PHRASES.get(h)
   if (!found) return
-  const [g, phrase] = found
+  const [g, phrase, strongPitch, requestGroup] = found
   const kind = (LEXICON[g] as PhraseGroup).kind
-  if (kind === 'marker') {
+  if (strongPitch) hits.pitch = true
+  if (kind === 'marker' || kind === 'pitch') {
     hits.markers.add((LEXICON[g] as PhraseGroup).feature)
     return
   }
-  const list = kind === 'outreach' ? hits.outreach : kind === 'inbound' ? hits.inbound : hits.consent
+  if (requestGroup !== -1) {
+    hits.groups.add(requestGroup)
+    if (!hits.request.includes(phrase) && hits.request.length < 6) hits.request.push(phrase)
+  }
+  const list = kind === 'outreach' ? hits.outreach : kind === 'inbound' || kind === 'request' ? hits.inbound : hits.consent
   hits.groups.add(g)
   if (!list.includes(phrase) && list.length < 6) list.push(phrase)
 }
@@ -277,7 +298,7 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   if (s.freemailSender) f.push('from:freemail')
   if (s.replyToOtherDomain) f.push('h:reply-to-other-domain')
   if (s.isThreadedReply && !s.selfThread) f.push('reply:threaded')
-  if (s.fakeReply) f.push('reply:fake')
+  if (s.fakeReplySuspicious) f.push('reply:fake')
   if (s.forwarded) f.push('subj:fwd')
   if (s.quotesEarlierMail) f.push('body:quotes')
   if (s.unsubscribeText) f.push('body:unsubscribe-text')
@@ -378,7 +399,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   const wordNames: string[] | undefined = withNames ? [] : undefined
   const seen = SEEN.reset()
   const masked = recipientTokens(message)
-  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], consent: [], markers: new Set() }
+  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], request: [], consent: [], markers: new Set(), pitch: false }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
   scanWords(subj, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
   const body = s.textLower.length > MAX_BODY_CHARS ? s.textLower.slice(0, MAX_BODY_CHARS) : s.textLower
@@ -390,6 +411,11 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   s.outreachPhrases = hits.outreach
   s.inboundPhrases = hits.inbound
   s.consentPhrases = hits.consent
+  s.requestPhrases = hits.request
+  s.pitch = hits.pitch
+  // A "Re:" without thread headers is suspicious only together with a pitch, links or a long text:
+  // many mail apps drop In-Reply-To from short personal replies.
+  s.fakeReplySuspicious = s.fakeReply && (hits.pitch || message.linkCount > 0 || message.text.length > FAKE_REPLY_SHORT)
   s.unsubscribeText = hits.markers.has('marker:unsubscribe')
   // The precise (slower) injection patterns run only when one of their words occurs.
   s.injection = hits.markers.has('marker:injection') && injectionIn(message.subject + '\n' + message.text)
@@ -409,6 +435,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   }
   if (outreachGroups >= 2) rest.push('out:several')
   if (hits.outreach.length > 0 && hits.inbound.length === 0) rest.push('out:only')
+  if (hits.request.length > 0 && !hits.pitch) rest.push('in:request-no-pitch')
   for (const f of rest) {
     let h = NAME_HASHES.get(f)
     if (h === undefined) {
@@ -424,4 +451,24 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
 /** The value of feature i of a vector. */
 export function featureValue(fv: FeatureVector, i: number): number {
   return i < fv.wordCount ? fv.wordValue : 1
+}
+
+const EVERYDAY = new Set(EVERYDAY_WORDS)
+const NUMBER_SHAPES = new Set(NUMBER_NAMES)
+
+/**
+ * True for a word feature name (unigram or bigram, subject or body) made only of everyday words
+ * (EVERYDAY_WORDS), function words and number shapes, with at least one everyday or function word.
+ * The model caps their unwanted weight (TrainOptions.everydayCap).
+ */
+export function isEverydayFeature(name: string): boolean {
+  if (name.includes(':') && !name.startsWith('s:')) return false
+  const words = (name.startsWith('s:') ? name.slice(2) : name).split('_')
+  let everyday = 0
+  for (const w of words) {
+    if (EVERYDAY.has(w)) everyday++
+    else if (STOPWORDS.has(w)) everyday++
+    else if (!NUMBER_SHAPES.has(w)) return false
+  }
+  return everyday > 0
 }

@@ -3,8 +3,15 @@
 // several languages, so the model can learn intent from a few hundred examples and carry it to
 // mail it has not seen. Each group becomes one feature ("out:call", "in:quote", …).
 
-/** 'marker' groups are not model features: they only flag text for a signal (unsubscribe footer, injection check). */
-export type PhraseGroup = { feature: string; kind: 'outreach' | 'inbound' | 'consent' | 'marker'; phrases: string[] }
+/**
+ * 'marker' groups are not model features: they only flag text for a signal (unsubscribe footer,
+ * injection check). 'request' groups are inbound features whose phrases point at the RECIPIENT's
+ * product, price, job, time or comment ("your pricing", "the role you posted", "my order"): they make
+ * the recipient-directed request signal (docs/classifier.md, "Recipient-directed requests").
+ * 'pitch' groups are not model features either (promotions people want use the same words): the
+ * sender describing its own offer ("we offer", "our catalogue", "free samples") cancels that signal.
+ */
+export type PhraseGroup = { feature: string; kind: 'outreach' | 'inbound' | 'request' | 'consent' | 'marker' | 'pitch'; phrases: string[] }
 
 export const LEXICON: PhraseGroup[] = [
   {
@@ -48,7 +55,7 @@ export const LEXICON: PhraseGroup[] = [
       'boost your', 'grow your', 'scale your', 'generate more', 'more leads', 'more customers', 'more sales', 'roi', 'free audit',
       'free consultation', 'no obligation', 'no commitment', 'would you be open', 'are you open to', 'worth exploring',
       'would it make sense', 'does it make sense', 'i\'d love to show', 'love to show you', 'happy to share', 'let me know if you\'re interested',
-      'let me know if you are interested', 'if you\'re interested', 'interested in learning', 'reach out', 'reaching out',
+      'let me know if you are interested', 'if you\'re interested', 'interested in learning',
       'wir helfen', 'unverbindlich', 'unsere dienstleistungen', 'unser angebot', 'unsere lösung', 'kostenlose analyse',
       'i nostri servizi', 'senza impegno', 'la nostra agenzia', 'aiutiamo', 'nuestros servicios', 'sin compromiso', 'nuestra agencia',
       'ayudamos', 'nossos serviços', 'sem compromisso', 'nossa agência', 'ajudamos', 'nos services', 'sans engagement', 'notre agence',
@@ -59,7 +66,7 @@ export const LEXICON: PhraseGroup[] = [
     feature: 'out:came-across',
     kind: 'outreach',
     phrases: [
-      'came across your', 'i noticed your', 'i noticed that your', 'stumbled upon', 'found your website', 'found your company',
+      'came across your', 'i noticed your', 'i noticed that your', 'stumbled upon', 'found your website', 'found your company', 'reach out', 'reaching out',
       'your website', 'your linkedin', 'on linkedin', 'auf ihre website', 'ihre webseite', 'il vostro sito', 'su sitio web',
       'seu site', 'votre site',
     ],
@@ -113,7 +120,7 @@ export const LEXICON: PhraseGroup[] = [
     phrases: [
       'interested in buying', 'interested in purchasing', 'interested in your product', 'interested in your services', 'like to order',
       'want to order', 'place an order', 'purchase order', 'buy your', 'sign up for your', 'licence for', 'license for', 'seats for',
-      'our team would like', 'we would like to use', 'bestellen', 'acquistare', 'comprar', 'commander',
+      'our team would like', 'would like to use', 'bestellen', 'acquistare', 'comprar', 'commander',
     ],
   },
   {
@@ -130,7 +137,7 @@ export const LEXICON: PhraseGroup[] = [
     kind: 'inbound',
     phrases: [
       'for an article', 'for a story', 'i\'m a journalist', 'i am a journalist', 'reporter', 'interview', 'comment for',
-      'introduce you', 'introducing you', 'wanted to introduce', 'connect you with', 'connecting you', 'great to meet', 'nice to meet you',
+      'introduce you', 'introducing you', 'wanted to introduce', 'connect you with', 'connecting you', 'you two', 'both of you', 'great to meet', 'nice to meet you',
       'we met at', 'after our conversation', 'as discussed', 'as promised', 'per our conversation', 'thanks for your time',
     ],
   },
@@ -144,13 +151,85 @@ export const LEXICON: PhraseGroup[] = [
     ],
   },
   {
+    feature: 'pitch:offer',
+    kind: 'pitch',
+    phrases: [
+      'we offer', 'we provide', 'we supply', 'we specialise', 'we specialize', 'we manufacture', 'our factory', 'factory price',
+      'factory prices', 'our prices', 'our price list', 'our catalogue', 'our catalog', 'our products', 'our platform', 'our solution',
+      'our software', 'our tool', 'our service', 'our fee', 'free sample', 'free samples', 'free quotation', 'free trial', 'free demo',
+      'free inspection', 'free inspections', 'competitive price', 'competitive prices', 'candidates available', 'qualified candidates',
+      'pre-vetted', 'pre vetted', 'publication fee', 'placement fee', 'guest package', 'sponsored content', 'a small fee',
+      'wir bieten', 'unsere produkte', 'unsere kunden', 'kostenlos und unverbindlich', 'kandidaten', 'nous proposons', 'nos produits',
+      'nos clients', 'profils disponibles', 'offriamo', 'i nostri prodotti', 'i nostri clienti', 'ofrecemos', 'nuestros productos',
+      'nuestros clientes', 'precios de fábrica', 'catálogo', 'oferecemos', 'nossos produtos', 'nossos clientes', 'wij bieden',
+      'onze producten', 'onze klanten',
+    ],
+  },
+  {
+    feature: 'in:ask-buy',
+    kind: 'request',
+    phrases: [
+      'your pricing', 'your prices', 'your price list', 'your rates', 'send pricing', 'send me pricing', 'send us pricing',
+      'send over pricing', 'a quote for', 'send me a quote', 'send us a quote', 'give me a quote', 'give us a quote', 'request a quote',
+      'quote request', 'could you quote', 'do you offer', 'do you sell', 'do you ship', 'do you deliver', 'do you make', 'still available',
+      'still for sale', 'would you take', 'would you accept', 'we\'d like to order', 'would like to order',
+      'i would like to order', 'like to buy', 'like to purchase', 'interested in buying', 'interested in purchasing', 'how much is',
+      'how much for', 'how much would', 'how much does', 'we\'re evaluating', 'we are evaluating', 'before i buy', 'before i order',
+      'angebot machen', 'angebot zukommen', 'ihre preise', 'was kostet', 'noch verfügbar', 'noch zu haben', 'kostenvoranschlag',
+      'möchten bestellen', 'gerne bestellen', 'demande de devis', 'un devis', 'vos tarifs', 'vos prix', 'toujours disponible',
+      'encore disponible', 'souhaiterais commander', 'souhaitons commander', 'combien coûte', 'un preventivo', 'i vostri prezzi',
+      'i tuoi prezzi', 'quanto costa', 'quanto costerebbe', 'ancora disponibile', 'vorrei ordinare', 'vorremmo ordinare',
+      'vorrei acquistare', 'un presupuesto', 'una cotización', 'sus precios', 'sus tarifas', 'cuánto cuesta', 'sigue disponible', 'todavía disponible',
+      'nos gustaría pedir', 'quisiera pedir', 'quisiera comprar', 'nos gustaría comprar', 'um orçamento', 'seus preços', 'quanto custa',
+      'ainda disponível', 'gostaria de comprar', 'gostaríamos de comprar', 'gostaria de encomendar', 'een offerte', 'offerte sturen',
+      'offerte aanvragen', 'uw prijzen', 'wat kost', 'nog beschikbaar', 'willen bestellen', 'graag bestellen',
+    ],
+  },
+  {
+    feature: 'in:ask-job',
+    kind: 'request',
+    phrases: [
+      'i\'m applying', 'i am applying', 'like to apply', 'love to apply', 'my application', 'my cv', 'my resume',
+      'cv attached', 'resume attached', 'cover letter', 'my portfolio', 'the role you', 'the position you', 'the job you',
+      'position advertised', 'role advertised', 'job advertised', 'considered for your', 'if there\'s an opening',
+      'are you hiring', 'bewerbe mich', 'meine bewerbung', 'ausgeschriebene stelle', 'meinen lebenslauf', 'mein lebenslauf',
+      'ma candidature', 'mon cv', 'lettre de motivation', 'la mia candidatura', 'il mio curriculum', 'il mio cv', 'candidarmi',
+      'mi candidatura', 'mi currículum', 'mi cv', 'minha candidatura', 'meu currículo', 'meu cv', 'mijn sollicitatie', 'mijn cv',
+      'solliciteren',
+    ],
+  },
+  {
+    feature: 'in:ask-press',
+    kind: 'request',
+    phrases: [
+      'for an article', 'for a story', 'for a piece', 'working on a piece', 'working on an article', 'working on a story',
+      'writing an article', 'writing a piece', 'request for comment', 'i\'m a reporter', 'i am a reporter', 'i\'m a journalist',
+      'i am a journalist', 'my deadline', 'a few questions', 'a couple of questions', 'couple of questions', 'write about it',
+      'your exhibition', 'your talk', 'für einen artikel', 'ich bin journalist',
+      'ich bin journalistin', 'pour un article', 'je suis journaliste', 'per un articolo', 'sono una giornalista', 'sono un giornalista',
+      'an interview', 'for an interview', 'breve intervista', 'para un artículo', 'soy periodista', 'para uma matéria', 'sou jornalista', 'voor een artikel',
+      'ik ben journalist',
+    ],
+  },
+  {
+    feature: 'in:ask-customer',
+    kind: 'request',
+    phrases: [
+      'my order', 'we ordered', 'we booked', 'my booking', 'hasn\'t arrived',
+      'has not arrived', 'never arrived', 'known issue', 'since the update', 'meine bestellung', 'ich habe bestellt', 'bei ihnen gekauft',
+      'reklamation', 'ma commande', 'j\'ai commandé', 'il mio ordine', 'ho ordinato', 'mi pedido', 'he comprado', 'compré',
+      'meu pedido', 'comprei', 'mijn bestelling', 'ik heb besteld',
+    ],
+  },
+  {
     feature: 'in:consent',
     kind: 'consent',
     phrases: [
       'you subscribed', 'you signed up', 'signed up for', 'subscribed to', 'because you subscribed', 'because you signed up',
       'your subscription', 'manage your subscription', 'your account', 'your preferences', 'email preferences', 'notification settings',
       'email settings', 'this email was intended for', 'you opted in', 'as a customer', 'as a member', 'our newsletter', 'this newsletter',
-      'view in browser', 'view online', 'newsletter abonniert', 'angemeldet', 'ihr konto', 'ti sei iscritto', 'sei iscritto',
+      'view in browser', 'view online', 'email subscription', 'e-mail subscription', 'monthly newsletter', 'weekly newsletter',
+      'newsletter abonniert', 'angemeldet', 'ihr konto', 'ti sei iscritto', 'sei iscritto',
       'il tuo account', 'te suscribiste', 'tu cuenta', 'você se inscreveu', 'sua conta', 'vous êtes inscrit', 'votre compte',
       'je bent ingeschreven', 'je account',
     ],
@@ -194,3 +273,33 @@ export const LEXICON: PhraseGroup[] = [
     ],
   },
 ]
+
+/**
+ * Outreach phrases that inbound mail uses too ("I saw your website", "I'm reaching out", "would you
+ * be open to…"): they are model features but do not count as a pitch that cancels a
+ * recipient-directed request. Neither do the groups marked NO_PITCH_GROUPS (asking for a call, a
+ * follow-up, the right person): applicants and buyers ask for time too; a pitch offers the sender's
+ * own services.
+ */
+export const NO_PITCH_GROUPS = new Set(['out:call', 'out:follow-up', 'out:right-person'])
+export const WEAK_OUTREACH = new Set([
+  'your website', 'auf ihre website', 'ihre webseite', 'il vostro sito', 'su sitio web', 'seu site', 'votre site', 'reach out',
+  'reaching out', 'in charge of', 'point me to', 'would you be open', 'are you open to',
+])
+
+/**
+ * Everyday words (greetings, sign-offs, politeness, the commonest verbs) in the corpus languages. In
+ * the unwanted-vs-wanted stage their weight cannot point towards unwanted (EVERYDAY_CAP in model.ts);
+ * the same holds for words frequent in genuine training mail. Bigrams made only of such words,
+ * function words and numbers count as everyday too.
+ */
+export const EVERYDAY_WORDS = (
+  'hi hello hey dear thanks thank thx best regards cheers kind kindly warm wishes sincerely yours please would could should will ' +
+  'can may might hope happy glad see let know soon team month week day today tomorrow time just like love want need get got ' +
+  'send sent make made take look looking good great nice well also question questions quick offer help ' +
+  'hallo liebe lieber guten tag morgen abend freundlichen freundliche grüßen grüße gruß viele beste herzliche geehrte geehrter ' +
+  'sehr danke vielen dank gern bonjour bonsoir salut merci cordialement salutations bien sincères bonne journée ' +
+  'ciao buongiorno buonasera grazie saluti cordiali distinti caro cara gentile hola buenos buenas días tardes gracias saludos ' +
+  'atentamente querido querida olá oi bom dia tarde obrigado obrigada abraço abraços atenciosamente prezado prezada ' +
+  'hoi beste groet groeten vriendelijke bedankt hartelijk dag'
+).split(' ')

@@ -8,7 +8,7 @@
 import { WANTED_CATEGORIES } from './types.ts'
 import type { Category, WantedCategory } from './types.ts'
 import type { FeatureVector } from './features.ts'
-import { featureHash, featureValue } from './features.ts'
+import { featureHash, featureValue, isEverydayFeature } from './features.ts'
 
 export const MODEL_FORMAT = 'inbox-guard-classifier'
 /** Where the committed artefact lives; callers read it themselves and pass the JSON to loadModel. */
@@ -195,6 +195,13 @@ export interface TrainOptions {
   pruneBelow: number
   /** At most this many features per stage are kept (strongest first), to keep the artefact small. */
   maxFeatures: number
+  /**
+   * Upper bound on the unwanted-stage weight of everyday word features (isEverydayFeature:
+   * greetings, sign-offs, politeness and the commonest verbs of the corpus languages, alone or with
+   * function words and numbers): they may argue for wanted mail but not for unwanted. Infinity
+   * disables the cap.
+   */
+  everydayCap: number
   trainedOn: Record<string, number>
 }
 
@@ -208,6 +215,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   folds: 5,
   pruneBelow: 0.01,
   maxFeatures: 16_000,
+  everydayCap: 0,
   trainedOn: {},
 }
 
@@ -256,7 +264,15 @@ function encode(examples: TrainingExample[], vocab: Map<string, number>): Encode
   })
 }
 
-function trainBinary(data: Encoded[], y: number[], weights: number[], dim: number, o: TrainOptions, l2: Float64Array): { w: Float64Array; b: number } {
+function trainBinary(
+  data: Encoded[],
+  y: number[],
+  weights: number[],
+  dim: number,
+  o: TrainOptions,
+  l2: Float64Array,
+  upper: Float64Array,
+): { w: Float64Array; b: number } {
   const w = new Float64Array(dim)
   const g2 = new Float64Array(dim).fill(1e-8)
   let b = 0
@@ -274,7 +290,7 @@ function trainBinary(data: Encoded[], y: number[], weights: number[], dim: numbe
         const j = d.idx[i] as number
         const gj = g * (d.val[i] as number) + (l2[j] as number) * (w[j] as number)
         g2[j] = (g2[j] as number) + gj * gj
-        w[j] = (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number)
+        w[j] = Math.min(upper[j] as number, (w[j] as number) - (o.learningRate * gj) / Math.sqrt(g2[j] as number))
       }
       gb2 += g * g
       b -= (o.learningRate * g) / Math.sqrt(gb2)
@@ -398,6 +414,9 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   const data = encode(examples, vocab)
   const l2 = new Float64Array(dim)
   for (const [name, j] of vocab) l2[j] = STRUCTURAL.test(name) ? o.l2 : o.l2Words
+  // Everyday words learnt as "spam" from 2002 mail (team, see, offer, would, …) cannot push towards unwanted.
+  const upper = new Float64Array(dim).fill(Infinity)
+  for (const [name, j] of vocab) if (!STRUCTURAL.test(name) && isEverydayFeature(name)) upper[j] = o.everydayCap
   const yU = examples.map((e) => (e.label === 'unwanted' ? 1 : 0))
   const wU = examples.map((e) => e.weight)
   const k = WANTED_CATEGORIES.length
@@ -410,7 +429,7 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   if (o.folds > 1) {
     for (let f = 0; f < o.folds; f++) {
       const trainW = wU.map((w, i) => (i % o.folds === f ? 0 : w))
-      const m = trainBinary(data, yU, trainW, dim, o, l2)
+      const m = trainBinary(data, yU, trainW, dim, o, l2, upper)
       const trainWW = wW.map((w, i) => (i % o.folds === f ? 0 : w))
       const s = trainSoftmax(data, yW, trainWW, dim, k, o, l2)
       for (let i = f; i < examples.length; i += o.folds) {
@@ -428,7 +447,7 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   const platt = o.folds > 1 ? fitPlatt(oofScores, yU, wU) : ([1, 0] as [number, number])
   const temperature = o.folds > 1 ? fitTemperature(oofLogits, yW, wW) : 1
 
-  const m = trainBinary(data, yU, wU, dim, o, l2)
+  const m = trainBinary(data, yU, wU, dim, o, l2, upper)
   const s = trainSoftmax(data, yW, wW, dim, k, o, l2)
   const names = [...vocab.keys()]
   const unwantedWeights: Record<string, number> = {}

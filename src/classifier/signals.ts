@@ -215,6 +215,8 @@ export interface Signals {
   replyToOtherDomain: boolean
   isThreadedReply: boolean
   fakeReply: boolean
+  /** Set by extractFeatures: a fake "Re:" together with a pitch, links or a long text (the model feature). */
+  fakeReplySuspicious: boolean
   forwarded: boolean
   quotesEarlierMail: boolean
   /** Set by extractFeatures (from the words it reads): unsubscribe wording in the text. */
@@ -226,6 +228,10 @@ export interface Signals {
   outreachPhrases: string[]
   inboundPhrases: string[]
   consentPhrases: string[]
+  /** Phrases asking for the recipient's product, price, job, time or comment (set by extractFeatures). */
+  requestPhrases: string[]
+  /** Set by extractFeatures: an outreach phrase that pitches the sender's own offer (not a weak one). */
+  pitch: boolean
   /** A calendar invitation, update, cancellation or reply. */
   calendar: boolean
   /** Sender domain on a TLD favoured by throwaway senders, or a brand-lookalike with several hyphens. */
@@ -390,6 +396,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     replyToOtherDomain: replyToDomain !== '' && replyToDomain !== senderOrg,
     isThreadedReply,
     fakeReply: replySubject && !isThreadedReply && !onList,
+    fakeReplySuspicious: false,
     forwarded: FWD_PREFIX.test(subject),
     quotesEarlierMail,
     unsubscribeText: false,
@@ -397,6 +404,8 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     outreachPhrases: [],
     inboundPhrases: [],
     consentPhrases: [],
+    requestPhrases: [],
+    pitch: false,
     calendar: message.calendar === true || CALENDAR_SUBJECT.test(subject),
     riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
     majorPlatform: MAJOR_PLATFORMS.has(senderOrg),

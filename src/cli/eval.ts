@@ -1,5 +1,7 @@
-// npm run eval: figures for the SpamAssassin test split (index % 5 == 0) and corpus/heldout,
-// with default settings (balanced strictness, threshold 0.7). See docs/classifier.md ("Evaluation").
+// npm run eval: figures for the SpamAssassin test split (index % 5 == 0), corpus/heldout and the
+// hand-written probes (src/classifier/testing/probes), with default settings (balanced strictness,
+// threshold 0.7). --probes lists every probe, --verbose every mistake, --cv adds cross-validation.
+// See docs/classifier.md ("Evaluation").
 
 import { parseRawMessage } from '#classifier/message.ts'
 import { analyse, classify } from '#classifier/classify.ts'
@@ -10,9 +12,11 @@ import { readModel } from './lib/model-file.ts'
 import { buildTrainingSet } from './lib/training-set.ts'
 import { loadModel, serialiseModel, trainModel } from '#classifier/model.ts'
 import { calibrationError, confusion, f3, formatConfusion, formatTable, pct, prf } from './lib/metrics.ts'
+import { runProbes } from './lib/probes.ts'
 
 const verbose = process.argv.includes('--verbose')
 const crossValidate = process.argv.includes('--cv')
+const listProbes = process.argv.includes('--probes')
 const model = readModel()
 const out = (s = '') => process.stdout.write(s + '\n')
 
@@ -136,6 +140,28 @@ if (held.length === 0) {
     ),
   )
 }
+
+// --- Probes: hand-written mail nobody trained on, unknown senders ---------------------------------
+out()
+out('== Probes (src/classifier/testing/probes), empty context ==')
+const probes = runProbes(model)
+for (const r of probes.results) {
+  const wrong = (r.probe.label === 'unwanted') !== (r.decision.action === 'filter')
+  if (listProbes || (verbose && wrong)) {
+    out(`  ${wrong ? '✗' : ' '} ${r.probe.file} → ${r.decision.category} ${r.decision.confidence} ${r.decision.action}: ${r.decision.reasons.join(' | ')}`)
+  }
+}
+out(
+  formatTable(
+    ['probe figure', 'value'],
+    [
+      ['wanted probes moved (defaults)', `${probes.wantedMoved.length}/${probes.wanted}`],
+      ['wanted probes called unwanted', `${probes.wantedCalledUnwanted.length}/${probes.wanted}`],
+      ['cold-outreach probes moved (defaults)', `${probes.outreachMoved}/${probes.outreach}`],
+      ['cold-outreach probes called unwanted', `${probes.outreachCalledUnwanted}/${probes.outreach}`],
+    ],
+  ),
+)
 
 // --- Cross-validation on corpus/train (--cv) ------------------------------------------------------
 // For choosing training settings without looking at corpus/heldout: 4 folds over the own corpus,

@@ -17,6 +17,11 @@ export const CORPUS_WEIGHT = 8
 export const SA_WANTED_WEIGHT = 0.25
 
 export const FOREIGN_SPAM_WEIGHT = 0.1
+/**
+ * SpamAssassin hard ham (opted-in commercial newsletters that read like spam) is the scarce kind of
+ * wanted bulk mail in the unwanted stage (200 messages against 1,516 spam), so it counts more.
+ */
+export const HARD_HAM_WEIGHT = 3
 const ENGLISH = /\b(the|and|you|your|to|of|for|is|this|that|with)\b/g
 
 /** True when common English words make up a fair share of the first words of the text. */
@@ -54,7 +59,7 @@ export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeig
     if (s.transactional) label = 'transactional'
     else if (item.group === 'hard-ham-1') label = s.listId ? 'informational' : 'promotional'
     else label = s.listId || s.precedence || s.listUnsubscribe ? 'informational' : 'genuine'
-    examples.push({ features, label, weight: 1, wantedWeight: saWantedWeight })
+    examples.push({ features, label, weight: item.group === 'hard-ham-1' ? HARD_HAM_WEIGHT : 1, wantedWeight: saWantedWeight })
     bump('spamassassin:ham')
   }
   log(`SpamAssassin: ${counts['spamassassin:ham'] ?? 0} ham, ${counts['spamassassin:unwanted'] ?? 0} spam (train split)`)
