@@ -43,7 +43,10 @@ async function main() {
   }
 
   try {
-    if (isDemoMode(config)) {
+    // The identity fakes (demo mode) and the database open in parallel: both are slow-ish (RSA key
+    // generation, PGlite's WASM start) and independent.
+    const startFakes = async () => {
+      if (!isDemoMode(config)) return
       // Loaded lazily: production with real credentials never loads the fakes.
       const { startIdentityFakes } = await import('#fakes/identity/server.ts')
       const fakes = await startIdentityFakes({
@@ -59,21 +62,27 @@ async function main() {
         'demo mode: sign-in uses the local identity fakes',
       )
     }
-
-    const handle = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
-    closers.push({ name: 'database', close: () => handle.close() })
-    await migrateDatabase(handle)
-
-    const jobs = await startJobs({ handle, logger })
-    closers.push({ name: 'jobs', close: () => jobs.stop() })
+    const openAndMigrate = async () => {
+      const handle = await openDatabase(config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir })
+      closers.push({ name: 'database', close: () => handle.close() })
+      await migrateDatabase(handle)
+      return handle
+    }
+    const [, handle] = await Promise.all([startFakes(), openAndMigrate()])
 
     const app = await buildApp({ config, db: handle.db })
     closers.push({ name: 'http', close: () => app.close() })
     await app.listen({ host: config.host, port: config.port })
+    const listeningMs = Math.round(performance.now() - startedAt)
+
+    // The job queue starts after HTTP is up: no request needs it, and it is the slowest part of a
+    // warm start. It is closed before the database (closers run in reverse order).
+    const jobs = await startJobs({ handle, logger })
+    closers.push({ name: 'jobs', close: () => jobs.stop() })
 
     logger.info(
-      { url: config.appUrl, database: handle.kind, startupMs: Math.round(performance.now() - startedAt) },
-      `Inbox Guard listening on ${config.appUrl} (${handle.kind}, started in ${Math.round(performance.now() - startedAt)} ms)`,
+      { url: config.appUrl, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
+      `Inbox Guard listening on ${config.appUrl} (${handle.kind}, started in ${listeningMs} ms)`,
     )
   } catch (error) {
     logger.fatal({ err: error }, 'start-up failed')
