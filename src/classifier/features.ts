@@ -66,6 +66,8 @@ const STOPWORDS = new Set(
     'não já entre pode ser ter fazer muito mais também você vocês ' +
     'het een en of maar is zijn van voor met op aan dat die deze ik je wij jullie zij niet ook ' +
     'och att det som en är på för med av till den har inte jag om ett men var så från vi kan ut min du ' +
+    'unser unsere unserer unseren unserem notre nos nostro nostra nostri nostre nuestro nuestra nuestros nuestras ' +
+    'nosso nossa nossos nossas onze ons ' +
     'og af er ikke jeg til fra'
   ).split(' '),
 )

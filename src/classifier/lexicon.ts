@@ -22,8 +22,8 @@ export const LEXICON: PhraseGroup[] = [
       'book a meeting', 'book a demo', 'grab time', 'grab a time', 'my calendar', 'calendly', 'worth a chat', 'worth a conversation',
       'open to a call', 'open to a chat', 'open to a conversation', '#n2 minute call', '#n2 min call', '#n2 minute chat',
       '#n2 minute demo', '#n2 minutes of your', '#n2 minutes next week', '#n2 minutes this week', 'fifteen minutes', 'twenty minutes', 'a few minutes next week', 'time next week', 'free next week', 'kurzes gespräch', 'kurzes telefonat',
-      'kurzen austausch', 'breve chiamata', 'una chiamata', 'llamada breve', 'una llamada', 'chamada rápida', 'uma chamada',
-      'appel rapide', 'un appel', 'kort gesprek', 'even bellen',
+      'kurzen austausch', 'breve chiamata', 'chiamata veloce', 'llamada breve', 'llamada rápida', 'chamada rápida', 'chamada curta',
+      'appel rapide', 'court appel', 'kort gesprek', 'even bellen',
     ],
   },
   {
