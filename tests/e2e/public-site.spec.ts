@@ -96,6 +96,8 @@ test.describe('on a phone', () => {
 
 test('keyboard: the first Tab reaches Skip to content, which moves focus to the page content', async ({ page }) => {
   await page.goto('/pricing')
+  // React renders after the load event: Tab only once the page is on screen, as a person would.
+  await expect(page.getByRole('heading', { name: 'Find the perfect plan' })).toBeVisible()
   await page.keyboard.press('Tab')
   const skip = page.getByRole('link', { name: 'Skip to content' })
   await expect(skip).toBeFocused()
@@ -111,6 +113,7 @@ test('keyboard: the first Tab reaches Skip to content, which moves focus to the 
 test('keyboard: sign-in buttons are reachable and start the popup with Enter', async ({ page }) => {
   await page.goto('/login')
   const google = page.getByRole('button', { name: 'Continue with Google' })
+  await expect(google).toBeVisible()
   for (let i = 0; i < 15 && !(await google.evaluate((el) => el === document.activeElement)); i++) {
     await page.keyboard.press('Tab')
   }
