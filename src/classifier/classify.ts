@@ -157,7 +157,7 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   const adjustments: string[] = []
   if (isRecipientRequest(signals)) {
     pUnwanted = sigmoid(logit(pUnwanted) - Math.log(REQUEST_ODDS_DIVISOR))
-    adjustments.push(requestReason(signals.requestPhrases))
+    adjustments.push(requestReason(signals.requestKind, signals.requestPhrases))
   }
   if (isShieldedTransactional(signals)) {
     if (pUnwanted >= 0.5) adjustments.push('Automated account mail (receipts, codes, alerts) with no sales pitch is never treated as cold outreach')

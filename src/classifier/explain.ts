@@ -3,12 +3,8 @@
 import type { Signals } from './signals.ts'
 import type { Prediction } from './model.ts'
 import type { Category } from './types.ts'
-import { LEXICON } from './lexicon.ts'
 import { isEverydayFeature } from './features.ts'
 
-/** Recipient-directed request group of each request phrase (for the reason). */
-const REQUEST_GROUP = new Map<string, string>()
-for (const g of LEXICON) if (g.kind === 'request') for (const p of g.phrases) REQUEST_GROUP.set(p, g.feature)
 const REQUEST_TEXT: Record<string, string> = {
   'in:ask-buy': 'Asks you for a price, a quote or an order for your own product',
   'in:ask-job': 'Applies for a job with you',
@@ -17,9 +13,8 @@ const REQUEST_TEXT: Record<string, string> = {
 }
 
 /** The reason shown when a recipient-directed request (without a pitch) lowered the unwanted score. */
-export function requestReason(phrases: string[]): string {
-  const first = phrases[0] ?? ''
-  const text = REQUEST_TEXT[REQUEST_GROUP.get(first) ?? ''] ?? 'Asks you for something of your own'
+export function requestReason(kind: string, phrases: string[]): string {
+  const text = REQUEST_TEXT[kind] ?? 'Asks you for something of your own'
   return `${text} (${phrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}) and pitches nothing`
 }
 

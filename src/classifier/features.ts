@@ -135,6 +135,8 @@ export interface PhraseHits {
   inbound: string[]
   /** Recipient-directed request phrases (also listed in inbound). */
   request: string[]
+  /** Lexicon index of the request group of the first request phrase, or -1. */
+  requestGroup: number
   consent: string[]
   markers: Set<string>
   /** An outreach phrase that is not in WEAK_OUTREACH: the sender pitches something. */
@@ -154,6 +156,7 @@ function hitPhrase(h: number, hits: PhraseHits): void {
   }
   if (requestGroup !== -1) {
     hits.groups.add(requestGroup)
+    if (hits.requestGroup === -1) hits.requestGroup = requestGroup
     if (!hits.request.includes(phrase) && hits.request.length < 6) hits.request.push(phrase)
   }
   const list = kind === 'outreach' ? hits.outreach : kind === 'inbound' || kind === 'request' ? hits.inbound : hits.consent
@@ -401,7 +404,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   const wordNames: string[] | undefined = withNames ? [] : undefined
   const seen = SEEN.reset()
   const masked = recipientTokens(message)
-  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], request: [], consent: [], markers: new Set(), pitch: false }
+  const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], request: [], requestGroup: -1, consent: [], markers: new Set(), pitch: false }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
   scanWords(subj, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
   const body = s.textLower.length > MAX_BODY_CHARS ? s.textLower.slice(0, MAX_BODY_CHARS) : s.textLower
@@ -414,6 +417,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   s.inboundPhrases = hits.inbound
   s.consentPhrases = hits.consent
   s.requestPhrases = hits.request
+  s.requestKind = hits.requestGroup === -1 ? '' : (LEXICON[hits.requestGroup] as PhraseGroup).feature
   s.pitch = hits.pitch
   // A "Re:" without thread headers is suspicious only together with a pitch, links or a long text:
   // many mail apps drop In-Reply-To from short personal replies.

@@ -230,6 +230,8 @@ export interface Signals {
   consentPhrases: string[]
   /** Phrases asking for the recipient's product, price, job, time or comment (set by extractFeatures). */
   requestPhrases: string[]
+  /** The request group of the first request phrase ('in:ask-buy', 'in:ask-job', …), or ''. */
+  requestKind: string
   /** Set by extractFeatures: an outreach phrase that pitches the sender's own offer (not a weak one). */
   pitch: boolean
   /** A calendar invitation, update, cancellation or reply. */
@@ -405,6 +407,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     inboundPhrases: [],
     consentPhrases: [],
     requestPhrases: [],
+    requestKind: '',
     pitch: false,
     calendar: message.calendar === true || CALENDAR_SUBJECT.test(subject),
     riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
