@@ -435,10 +435,6 @@ export function parseRawMessage(input: string): NormalisedMessage {
   }
 }
 
-export function headerValue(message: NormalisedMessage, name: string): string {
-  return first(message.headers, name)
-}
-
 /** Domain part of an address, lower-cased ('' when there is none). */
 export function domainOf(address: string): string {
   const at = address.lastIndexOf('@')

@@ -50,10 +50,4 @@ export const PLANS: readonly PlanDefinition[] = [
   },
 ] as const
 
-export const planById = (id: PlanId): PlanDefinition => {
-  const plan = PLANS.find((p) => p.id === id)
-  if (!plan) throw new Error(`Unknown plan ${id}`)
-  return plan
-}
-
 export const formatPrice = (cents: number): string => `$${(cents / 100).toFixed(2)}`

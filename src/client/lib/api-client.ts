@@ -77,7 +77,3 @@ export const apiClient = {
   get: <T>(path: string, options: RequestOptions = {}) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body: unknown = {}, options: RequestOptions = {}) => request<T>('POST', path, body, options),
 }
-
-/** The text a person should see for any thrown value. */
-export const errorMessage = (error: unknown, fallback: string): string =>
-  error instanceof Error && error.message !== '' ? error.message : fallback

@@ -66,7 +66,8 @@ export const oauthAuthorizeContract = {
 } as const
 
 /** The provider redirects here; the page posts an OAuthPopupMessage to its opener and closes. */
-export const oauthCallbackPath = (provider: AuthProvider) => `/_api/auth/oauth_callback/${provider}`
+export const OAUTH_CALLBACK_PREFIX = '/_api/auth/oauth_callback'
+export const oauthCallbackPath = (provider: AuthProvider) => `${OAUTH_CALLBACK_PREFIX}/${provider}`
 
 /** Error codes a popup can report (SPEC 3 "OAuth popup message"). */
 export const OAuthErrorCodeSchema = z.enum([

@@ -10,6 +10,7 @@ import {
   AuthProviderSchema,
   establishSessionContract,
   logoutContract,
+  OAUTH_CALLBACK_PREFIX,
   oauthAuthorizeContract,
   sessionContract,
   type AuthProvider,
@@ -22,7 +23,6 @@ import { renderPopupPage } from './popup-page.ts'
 
 /** HttpOnly cookie binding an OAuth state to the browser that started the flow. */
 export const OAUTH_BINDING_COOKIE = 'oauth_binding'
-const CALLBACK_PATH_PREFIX = '/_api/auth/oauth_callback'
 
 export interface AuthRoutesDeps {
   config: Config
@@ -57,7 +57,7 @@ export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLim
         httpOnly: true,
         // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
         sameSite: 'lax',
-        path: CALLBACK_PATH_PREFIX,
+        path: OAUTH_CALLBACK_PREFIX,
         secure: config.appUrl.startsWith('https:') || request.protocol === 'https',
         maxAge: OAUTH_STATE_TTL_MS / 1000,
       })
@@ -68,12 +68,12 @@ export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLim
   )
 
   r.get(
-    `${CALLBACK_PATH_PREFIX}/:provider`,
+    `${OAUTH_CALLBACK_PREFIX}/:provider`,
     { schema: { params: z.object({ provider: AuthProviderSchema }), querystring: CallbackQuerySchema }, config: limited },
     async (request, reply) => {
       const { provider } = request.params
       const binding = request.cookies[OAUTH_BINDING_COOKIE]
-      reply.clearCookie(OAUTH_BINDING_COOKIE, { path: CALLBACK_PATH_PREFIX })
+      reply.clearCookie(OAUTH_BINDING_COOKIE, { path: OAUTH_CALLBACK_PREFIX })
       try {
         const token = await auth.completeCallback({ provider, ...request.query, binding }, requestContext(request))
         return sendPopup(reply, 200, { type: 'OAUTH_TOKEN_SUCCESS', provider, token })

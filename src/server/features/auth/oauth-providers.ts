@@ -2,7 +2,7 @@ import { CodeChallengeMethod, OAuth2Client, OAuth2RequestError } from 'arctic'
 import { createRemoteJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose'
 import { z } from 'zod'
 import type { Config } from '#server/config.ts'
-import type { AuthProvider } from '#shared/api/auth.ts'
+import { oauthCallbackPath, type AuthProvider } from '#shared/api/auth.ts'
 import { OAuthFlowError } from './auth.errors.ts'
 
 /**
@@ -33,8 +33,7 @@ export const SIGN_IN_SCOPES: Record<AuthProvider, string[]> = {
 /** Tokens may be issued by a server whose clock is a little ahead of ours. */
 const CLOCK_TOLERANCE_S = 60
 
-export const callbackUrl = (config: Config, provider: AuthProvider) =>
-  `${config.appOrigin}/_api/auth/oauth_callback/${provider}`
+export const callbackUrl = (config: Config, provider: AuthProvider) => `${config.appOrigin}${oauthCallbackPath(provider)}`
 
 const jwksCache = new Map<string, ReturnType<typeof createRemoteJWKSet>>()
 function remoteJwks(url: string) {
