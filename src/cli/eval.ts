@@ -177,7 +177,11 @@ if (crossValidate) {
     const m = loadModel(JSON.parse(serialiseModel(trainModel(trainOn))))
     for (let i = f; i < corpus.length; i += folds) {
       const c = corpus[i] as (typeof corpus)[number]
-      pairs.push([c.label, classify(c.message, c.context, m).category])
+      const d = classify(c.message, c.context, m)
+      pairs.push([c.label, d.category])
+      if (verbose && (c.label === 'unwanted') !== (d.category === 'unwanted')) {
+        out(`  CV miss ${c.file.slice(c.file.indexOf('corpus/'))} (${c.label}) → ${d.category} ${d.confidence}: ${d.reasons.join(' | ')}`)
+      }
     }
   }
   const u = prf(pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')

@@ -1,6 +1,6 @@
 // Loads the training/evaluation data: the SpamAssassin public corpus (npm package) and the
 // project's own labelled corpus under corpus/<split>/<category>/*.eml, with each message's context
-// built from corpus/personas.json and corpus/<split>/contacts-*.json.
+// built from corpus/personas.json, corpus/<split>/personas-*.json and corpus/<split>/contacts-*.json.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -46,11 +46,23 @@ export function corpusRoot(): string {
   return join(process.cwd(), 'corpus')
 }
 
-function readPersonas(root: string): Persona[] {
-  const file = join(root, 'personas.json')
+function personasIn(file: string): Persona[] {
   if (!existsSync(file)) return []
-  const data = JSON.parse(readFileSync(file, 'utf8')) as { personas?: Persona[] }
-  return data.personas ?? []
+  try {
+    const data = JSON.parse(readFileSync(file, 'utf8')) as { personas?: Persona[] }
+    return data.personas ?? []
+  } catch {
+    process.stderr.write(`warning: could not read ${file}\n`)
+    return []
+  }
+}
+
+/** corpus/personas.json, plus the mailboxes only one split uses (corpus/<split>/personas-*.json). */
+function readPersonas(root: string, split: string): Persona[] {
+  const out = personasIn(join(root, 'personas.json'))
+  const dir = join(root, split)
+  if (existsSync(dir)) for (const f of readdirSync(dir).sort()) if (/^personas-.*\.json$/.test(f)) out.push(...personasIn(join(dir, f)))
+  return out
 }
 
 function readContacts(root: string, split: string): Map<string, Set<string>> {
@@ -102,7 +114,7 @@ function recipientsOf(m: NormalisedMessage): string[] {
 
 /** Reads corpus/<split>/<category>/*.eml in a stable order. Unparseable files are reported and skipped. */
 export function loadCorpus(split: 'train' | 'heldout', root = corpusRoot()): CorpusMessage[] {
-  const personas = readPersonas(root)
+  const personas = readPersonas(root, split)
   const contacts = readContacts(root, split)
   const byEmail = new Map(personas.map((p) => [p.email.toLowerCase(), p]))
   const out: CorpusMessage[] = []
