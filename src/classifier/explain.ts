@@ -10,6 +10,7 @@ const REQUEST_TEXT: Record<string, string> = {
   'in:ask-job': 'Applies for a job with you',
   'in:ask-press': 'Asks you for an interview, a comment or about your own work',
   'in:ask-customer': 'Writes as your customer about an order or booking',
+  'in:ask-case': 'Writes about your own application, request or case',
 }
 
 /** The reason shown when a recipient-directed request (without a pitch) lowered the unwanted score. */

@@ -195,7 +195,10 @@ export const LEXICON: PhraseGroup[] = [
       'are you hiring', 'bewerbe mich', 'meine bewerbung', 'ausgeschriebene stelle', 'meinen lebenslauf', 'mein lebenslauf',
       'ma candidature', 'mon cv', 'lettre de motivation', 'la mia candidatura', 'il mio curriculum', 'il mio cv', 'candidarmi',
       'mi candidatura', 'mi currículum', 'mi cv', 'minha candidatura', 'meu currículo', 'meu cv', 'mijn sollicitatie', 'mijn cv',
-      'solliciteren',
+      'solliciteren', 'job opening', 'the opening', 'your job post', 'your job ad', 'your posting', 'the vacancy', 'your vacancy',
+      'saw your post', 'you\'re hiring', 'you are hiring', 'me candidatar', 'candidatar-me', 'a vaga', 'vaga de', 'postularme',
+      'mi postulación', 'la vacante', 'oferta de empleo', 'je souhaite postuler', 'postuler', 'offre d\'emploi', 'votre annonce',
+      'stellenanzeige', 'die stelle', 'ihre stelle', 'la posizione', 'vostro annuncio', 'de vacature', 'jullie vacature',
     ],
   },
   {
@@ -205,7 +208,8 @@ export const LEXICON: PhraseGroup[] = [
       'for an article', 'for a story', 'for a piece', 'working on a piece', 'working on an article', 'working on a story',
       'writing an article', 'writing a piece', 'request for comment', 'i\'m a reporter', 'i am a reporter', 'i\'m a journalist',
       'i am a journalist', 'my deadline', 'a few questions', 'a couple of questions', 'couple of questions', 'write about it',
-      'your exhibition', 'your talk', 'für einen artikel', 'ich bin journalist',
+      'your exhibition', 'your talk', 'your lecture', 'your class', 'your keynote', 'your presentation', 'for speaking',
+      'informational interview', 'informational chat', 'your perspective', 'for our readers', 'für einen artikel', 'ich bin journalist',
       'ich bin journalistin', 'pour un article', 'je suis journaliste', 'per un articolo', 'sono una giornalista', 'sono un giornalista',
       'an interview', 'for an interview', 'breve intervista', 'para un artículo', 'soy periodista', 'para uma matéria', 'sou jornalista', 'voor een artikel',
       'ik ben journalist',
@@ -219,6 +223,16 @@ export const LEXICON: PhraseGroup[] = [
       'has not arrived', 'never arrived', 'known issue', 'since the update', 'meine bestellung', 'ich habe bestellt', 'bei ihnen gekauft',
       'reklamation', 'ma commande', 'j\'ai commandé', 'il mio ordine', 'ho ordinato', 'mi pedido', 'he comprado', 'compré',
       'meu pedido', 'comprei', 'mijn bestelling', 'ik heb besteld',
+    ],
+  },
+  {
+    feature: 'in:ask-case',
+    kind: 'request',
+    phrases: [
+      'your application', 'your enquiry', 'your inquiry', 'your submission', 'your claim', 'ihre bewerbung', 'ihr antrag',
+      'ihren antrag', 'ihre anfrage', 'aktenzeichen', 'su solicitud', 'expediente', 'votre demande', 'votre dossier',
+      'votre candidature', 'la sua domanda', 'la sua richiesta', 'la sua candidatura', 'o seu pedido', 'a sua candidatura',
+      'o seu processo', 'uw aanvraag', 'uw verzoek', 'uw sollicitatie', 'je aanvraag',
     ],
   },
   {
@@ -284,7 +298,7 @@ export const LEXICON: PhraseGroup[] = [
 export const NO_PITCH_GROUPS = new Set(['out:call', 'out:follow-up', 'out:right-person'])
 export const WEAK_OUTREACH = new Set([
   'your website', 'auf ihre website', 'ihre webseite', 'il vostro sito', 'su sitio web', 'seu site', 'votre site', 'reach out',
-  'reaching out', 'in charge of', 'point me to', 'would you be open', 'are you open to',
+  'reaching out', 'in charge of', 'point me to', 'would you be open', 'are you open to', 'happy to share',
 ])
 
 /**

@@ -150,16 +150,16 @@ export type TransactionalKind =
   | 'payment'
 
 const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
-  [/\b(receipt|quittung|ricevuta|recibo|re[çc]u)\b/, 'receipt'],
-  [/\b(invoice|rechnung|fattura|factura|facture)\b/, 'invoice'],
-  [/\b(order (confirm|#|no\b|number)|your order|bestellung|bestellbest[äa]tigung|ordine|pedido|commande)\b/, 'order'],
-  [/\b(shipped|shipping confirmation|out for delivery|delivered|dispatched|on its way|arriving (today|tomorrow)|your (package|parcel|delivery)|tracking number|versandt|versandbest|zugestellt|unterwegs|spedizione|spedito|consegnato|envío|enviado|entregado|expédié|colis|livré)\b/, 'shipping'],
-  [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation)\b/, 'booking'],
-  [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|codice di verifica|código de verificación)\b/, 'code'],
-  [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña)\b/, 'password'],
-  [/\b(security alert|new sign-?in|new login|unusual (sign-?in|activity)|sicherheitswarnung|avviso di sicurezza)\b/, 'security'],
-  [/\b(statement|kontoauszug|estratto conto|extracto)\b/, 'statement'],
-  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal))\b/, 'payment'],
+  [/\b(receipt|quittung|ricevuta|recibo|re[çc]u|kvitto|ontvangstbewijs|paragon|potwierdzenie zapłaty)\b/, 'receipt'],
+  [/\b(invoice|rechnung|fattura|factura|facture|factuur|fatura|faktura|nota fiscal)\b/, 'invoice'],
+  [/\b(order (confirm|#|no\b|number)|your order|order confirmed|purchase confirm|your purchase|bestellung|bestellbest[äa]tigung|ordine|pedido|commande|bestelling|encomenda|zamówieni[ea])\b/, 'order'],
+  [/\b(shipped|shipping confirmation|out for delivery|delivered|dispatched|on its way|arriving (today|tomorrow)|your (package|parcel|delivery)|tracking number|versandt|versandbest|zugestellt|unterwegs|spedizione|spedito|consegnato|pacco|envío|enviado|entregado|en camino|expédié|colis|livré|verzonden|onderweg|bezorgd|enviada|entregue|a caminho|przesyłka|paczka)\b/, 'shipping'],
+  [/\b(booking|reservation|itinerary|e-?ticket|boarding pass|check-in|buchung|prenotazione|reserva|réservation|boeking|reservering|rezerwacja|appointment (confirm|remind)|your appointment|terminbest[äa]tigung|terminerinnerung|ihr termin|afspraak|rendez-vous|appuntamento|su cita|tu cita|recordatorio de cita|sua consulta)\b/, 'booking'],
+  [/\b(verification code|security code|one[- ]time (pass)?code|login code|sign-in code|your code|otp|bestätigungscode|sicherheitscode|codice di verifica|código de verifica(ción|ção)|code de (vérification|connexion|sécurité)|verificatiecode|inlogcode|kod weryfikacyjny)\b/, 'code'],
+  [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña|réinitialis\w* (de )?(votre )?mot de passe|redefini\w* (a |sua )?senha|wachtwoord (herstellen|opnieuw instellen|resetten)|resetowanie hasła)\b/, 'password'],
+  [/\b(security alert|new sign-?in|new login|new device|unusual (sign-?in|activity)|sicherheitswarnung|sicherheitshinweis|neue anmeldung|neues gerät|avviso di sicurezza|nuovo accesso|alerta de seguridad|nuevo inicio de sesión|alerte de sécurité|nouvelle connexion|alerta de segurança|novo acesso|beveiligingsmelding|nieuwe inlog|nowe logowanie)\b/, 'security'],
+  [/\b(statement|kontoauszug|estratto conto|extracto|rekeningafschrift|extrato|wyciąg)\b/, 'statement'],
+  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal)|betaling (ontvangen|mislukt|bevestigd)|paiement (reçu|confirmé|refusé|échoué)|pagamento (recebido|confirmado|recusado)|pago (recibido|confirmado|rechazado))\b/, 'payment'],
 ]
 
 

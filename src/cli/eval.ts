@@ -93,12 +93,18 @@ const held = loadCorpus('heldout')
 const hPairs: [string, string][] = []
 const hCalibration: { p: number; y: number }[] = []
 let wantedMoved = 0
+const bySubset = new Map<string, { pairs: [string, string][]; moved: number }>()
 for (const c of held) {
   const d = classify(c.message, c.context, model)
   const a = analyse(c.message, c.context, model)
   if (!a.ruleDecision) hCalibration.push({ p: a.pUnwanted, y: c.label === 'unwanted' ? 1 : 0 })
   hPairs.push([c.label, d.category])
   if (c.label !== 'unwanted' && d.action === 'filter') wantedMoved++
+  const subset = c.splitOnlyMailbox ? 'mailboxes only in held-out' : 'mailboxes training also has'
+  const sub = bySubset.get(subset) ?? { pairs: [], moved: 0 }
+  sub.pairs.push([c.label, d.category])
+  if (c.label !== 'unwanted' && d.action === 'filter') sub.moved++
+  bySubset.set(subset, sub)
   if (verbose && d.category !== c.label) {
     out(`  miss ${c.file.replace(process.cwd() + '/', '')} (${c.label}) → ${d.category} ${d.confidence} [${d.source}]: ${d.reasons.join(' | ')}`)
   }
@@ -139,6 +145,19 @@ if (held.length === 0) {
       ],
     ),
   )
+  if (bySubset.size > 1) {
+    out()
+    out(
+      formatTable(
+        ['held-out subset', 'messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved'],
+        [...bySubset].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
+          const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
+          const wanted = sub.pairs.filter(([t]) => t !== 'unwanted').length
+          return [name, sub.pairs.length, pct(sub.pairs.filter(([t, p]) => t === p).length / sub.pairs.length), f3(r.precision), f3(r.recall), `${sub.moved}/${wanted}`]
+        }),
+      ),
+    )
+  }
 }
 
 // --- Probes: hand-written mail nobody trained on, unknown senders ---------------------------------

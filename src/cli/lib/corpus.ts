@@ -33,6 +33,8 @@ interface Persona {
   email: string
   orgDomain: string | null
   contacts: string[]
+  /** True for mailboxes listed only in corpus/<split>/personas-*.json (no other split writes to them). */
+  splitOnly?: boolean
 }
 
 export interface CorpusMessage {
@@ -40,6 +42,8 @@ export interface CorpusMessage {
   label: Category
   message: NormalisedMessage
   context: ClassifierContext
+  /** The recipient's mailbox appears only in this split (see Persona.splitOnly). */
+  splitOnlyMailbox: boolean
 }
 
 export function corpusRoot(): string {
@@ -61,7 +65,7 @@ function personasIn(file: string): Persona[] {
 function readPersonas(root: string, split: string): Persona[] {
   const out = personasIn(join(root, 'personas.json'))
   const dir = join(root, split)
-  if (existsSync(dir)) for (const f of readdirSync(dir).sort()) if (/^personas-.*\.json$/.test(f)) out.push(...personasIn(join(dir, f)))
+  if (existsSync(dir)) for (const f of readdirSync(dir).sort()) if (/^personas-.*\.json$/.test(f)) out.push(...personasIn(join(dir, f)).map((p) => ({ ...p, splitOnly: true })))
   return out
 }
 
@@ -129,7 +133,13 @@ export function loadCorpus(split: 'train' | 'heldout', root = corpusRoot()): Cor
         const persona = recipientsOf(message)
           .map((a) => byEmail.get(a))
           .find((p) => p !== undefined)
-        out.push({ file, label, message, context: contextForRecipient(persona, persona ? contacts.get(persona.email.toLowerCase()) : undefined) })
+        out.push({
+          file,
+          label,
+          message,
+          context: contextForRecipient(persona, persona ? contacts.get(persona.email.toLowerCase()) : undefined),
+          splitOnlyMailbox: persona?.splitOnly === true,
+        })
       } catch (err) {
         process.stderr.write(`warning: skipped ${file}: ${(err as Error).message}\n`)
       }
