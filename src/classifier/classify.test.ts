@@ -203,6 +203,9 @@ describe('classify: recipient-directed requests', () => {
       '¿Podrían enviarnos un presupuesto? mild',
       'Gostaria de receber um orçamento. mild',
       'Kunt u een offerte sturen? mild',
+      'Vi a vaga de Product Designer e gostava de me candidatar. mild',
+      'Regarding your application for a market stall: we still need your insurance certificate. mild',
+      'En relación con su solicitud, falta un certificado. mild',
     ]) {
       const a = analyse(msg({ body: bytes(body) }), ctx(), model)
       expect(a.signals.requestPhrases.length, body).toBeGreaterThan(0)
@@ -225,6 +228,34 @@ describe('classify: recipient-directed requests', () => {
     // …nor for bulk mail or a sales tool.
     const bulk = analyse(msg({ body: 'Could you send pricing? mild', headers: { 'List-Unsubscribe': '<mailto:u@x.example>' } }), ctx(), model)
     expect(bulk.pUnwanted).toBeCloseTo(sigmoid(bulk.prediction.logit), 9)
+  })
+})
+
+describe('signals: account mail and generic salutations in the corpus languages', () => {
+  const bytes = (s: string) => Buffer.from(s, 'utf8').toString('latin1')
+  it('recognises receipts, invoices, bookings, codes, password resets, alerts and renewals by their subject', () => {
+    const cases: [string, string][] = [
+      ['Factuur 2025-031 van Fysio Oudwijk', 'invoice'],
+      ['Herinnering: afspraak op dinsdag 3 juni', 'booking'],
+      ['Your appointment is confirmed', 'booking'],
+      ['Code de vérification : 482913', 'code'],
+      ['Réinitialisation de votre mot de passe', 'password'],
+      ['Nieuwe inlog in de app op een ander apparaat', 'security'],
+      ['Sicherheitshinweis: Neues Gerät registriert', 'security'],
+      ['Aviso de renovação – Apólice MRC 40 118 772', 'payment'],
+      ['Twoje zamówienie zostało wysłane', 'order'],
+    ]
+    for (const [subject, kind] of cases) {
+      expect(analyse(msg({ subject: bytes(subject), body: 'mild' }), ctx(), model).signals.transactional, subject).toBe(kind)
+    }
+    // A package deal is an offer, not a parcel.
+    expect(analyse(msg({ subject: 'Unser Sommer-Paket: 3 Nächte zum Vorteilspreis', body: 'mild' }), ctx(), model).signals.transactional).toBeNull()
+  })
+
+  it('counts a salutation to "the business owner" as cold outreach, in several languages', () => {
+    for (const body of ['Dear business owner, mild', 'Gentile Titolare, mild', 'Estimado empresario: mild', 'Beste ondernemer, mild']) {
+      expect(analyse(msg({ body }), ctx(), model).signals.outreachPhrases.length, body).toBeGreaterThan(0)
+    }
   })
 })
 

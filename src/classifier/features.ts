@@ -68,7 +68,22 @@ const STOPWORDS = new Set(
     'och att det som en är på för med av till den har inte jag om ett men var så från vi kan ut min du ' +
     'unser unsere unserer unseren unserem notre nos nostro nostra nostri nostre nuestro nuestra nuestros nuestras ' +
     'nosso nossa nossos nossas onze ons ' +
-    'og af er ikke jeg til fra'
+    'og af er ikke jeg til fra ' +
+    // More function words of the same languages (pronouns, prepositions, auxiliaries, conjunctions).
+    'tem sem ao aos pelo pela pelos pelas num numa foi está estão vai isso isto esse essa aqui quando onde até sobre depois ' +
+    'ainda só seus suas lhe eles elas eu ele ela nós à às ' +
+    'sin hasta desde cuando donde todo todos todas esto eso ese esa han ha he fue están si ni les porque otro otra yo usted ustedes ' +
+    'sans sous chez vers ont été aussi tout tous toute toutes leur leurs votre vos mon ma mes ton ta tes son sa ses ne où on ça ' +
+    'cela lui eux dont donc car ' +
+    'senza stato stata tutti tutto loro suoi sue vostro vostra vostri nei negli nelle dalla dal dai alle agli sul sulla col ' +
+    'perché quando dove già poi ancora ' +
+    'ohne durch gegen zum zur vom beim ins ihren ihrem ihres seine seinen alle allen alles man hier dort da dann also doch ' +
+    'was wer wo ' +
+    'zonder uw jouw jij hij ze we er nog al als dan bij om tot uit naar over door worden wordt heeft hebben waren kunnen ' +
+    'wil zal geen meer wat wie hoe waar ' +
+    'vil skal ska eller också også mycket ' +
+    'na nie się jest że od po za dla oraz jak czy ' +
+    'yr yn ac mae gan ei eu'
   ).split(' '),
 )
 /** Stop-word hashes in a small open-addressing table (checked for every word, so no Set). */

@@ -97,6 +97,17 @@ export const LEXICON: PhraseGroup[] = [
     ],
   },
   {
+    feature: 'out:generic-greeting',
+    kind: 'outreach',
+    phrases: [
+      'dear business owner', 'dear owner', 'dear founder', 'dear ceo', 'dear entrepreneur', 'dear partner', 'hello business owner',
+      'estimado empresario', 'estimada empresaria', 'estimado emprendedor', 'gentile titolare', 'gentile imprenditore',
+      'caro imprenditore', 'cher dirigeant', 'chère dirigeante', 'madame la dirigeante', 'monsieur le dirigeant',
+      'prezado empresário', 'caro empresário', 'beste ondernemer', 'geachte ondernemer', 'lieber unternehmer',
+      'liebe unternehmerin', 'sehr geehrte geschäftsführung',
+    ],
+  },
+  {
     feature: 'out:opt-out-reply',
     kind: 'outreach',
     phrases: [
@@ -162,7 +173,10 @@ export const LEXICON: PhraseGroup[] = [
       'wir bieten', 'unsere produkte', 'unsere kunden', 'kostenlos und unverbindlich', 'kandidaten', 'nous proposons', 'nos produits',
       'nos clients', 'profils disponibles', 'offriamo', 'i nostri prodotti', 'i nostri clienti', 'ofrecemos', 'nuestros productos',
       'nuestros clientes', 'precios de fábrica', 'catálogo', 'oferecemos', 'nossos produtos', 'nossos clientes', 'wij bieden',
-      'onze producten', 'onze klanten',
+      'onze producten', 'onze klanten', 'we would like to offer', 'we\'d like to offer', 'we would like to propose',
+      'vorremmo proporre', 'vorremmo proporle', 'vorremmo proporvi', 'le proponemos', 'queremos ofrecerle', 'le ofrecemos',
+      'nous vous proposons', 'souhaitons vous proposer', 'gostaríamos de propor', 'gostaríamos de lhe apresentar',
+      'möchten wir ihnen', 'wir möchten ihnen', 'willen wij u',
     ],
   },
   {
@@ -245,7 +259,13 @@ export const LEXICON: PhraseGroup[] = [
       'view in browser', 'view online', 'email subscription', 'e-mail subscription', 'monthly newsletter', 'weekly newsletter',
       'newsletter abonniert', 'angemeldet', 'ihr konto', 'ti sei iscritto', 'sei iscritto',
       'il tuo account', 'te suscribiste', 'tu cuenta', 'você se inscreveu', 'sua conta', 'vous êtes inscrit', 'votre compte',
-      'je bent ingeschreven', 'je account',
+      'je bent ingeschreven', 'je account', 'because you purchased', 'because you bought', 'your last order', 'your previous order',
+      'your recent purchase', 'as a valued customer', 'loyal customer', 'as a subscriber', 'for our customers', 'for our members',
+      'en tant que client', 'en tant que cliente', 'vous aviez choisi', 'votre dernière commande', 'vous êtes abonné', 'nos abonnés',
+      'como cliente', 'por ser cliente', 'por ser nosso cliente', 'a sua última encomenda', 'recebe esta comunicação',
+      'tu último pedido', 'por ser cliente nuestro', 'als kunde', 'als kundin', 'ihre letzte bestellung', 'als abonnent',
+      'come cliente', 'il tuo ultimo ordine', 'in quanto cliente', 'als klant', 'je laatste bestelling', 'uw laatste bestelling',
+      'som kund', 'som kunde',
     ],
   },
   {

@@ -159,7 +159,7 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(password reset|reset your password|passwort zurücksetzen|reimposta(zione)? password|restablecer (tu )?contraseña|réinitialis\w* (de )?(votre )?mot de passe|redefini\w* (a |sua )?senha|wachtwoord (herstellen|opnieuw instellen|resetten)|resetowanie hasła)\b/, 'password'],
   [/\b(security alert|new sign-?in|new login|new device|unusual (sign-?in|activity)|sicherheitswarnung|sicherheitshinweis|neue anmeldung|neues gerät|avviso di sicurezza|nuovo accesso|alerta de seguridad|nuevo inicio de sesión|alerte de sécurité|nouvelle connexion|alerta de segurança|novo acesso|beveiligingsmelding|nieuwe inlog|nowe logowanie)\b/, 'security'],
   [/\b(statement|kontoauszug|estratto conto|extracto|rekeningafschrift|extrato|wyciąg)\b/, 'statement'],
-  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal)|betaling (ontvangen|mislukt|bevestigd)|paiement (reçu|confirmé|refusé|échoué)|pagamento (recebido|confirmado|recusado)|pago (recibido|confirmado|rechazado))\b/, 'payment'],
+  [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal)|renewal notice|policy renewal|your policy|renovação|renovación|renouvellement|verlängerung|rinnovo|verlenging|förnyelse|apólice|póliza|polizza|versicherungsschein|betaling (ontvangen|mislukt|bevestigd)|paiement (reçu|confirmé|refusé|échoué)|pagamento (recebido|confirmado|recusado)|pago (recibido|confirmado|rechazado))\b/, 'payment'],
 ]
 
 

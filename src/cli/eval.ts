@@ -100,7 +100,7 @@ for (const c of held) {
   if (!a.ruleDecision) hCalibration.push({ p: a.pUnwanted, y: c.label === 'unwanted' ? 1 : 0 })
   hPairs.push([c.label, d.category])
   if (c.label !== 'unwanted' && d.action === 'filter') wantedMoved++
-  const subset = c.splitOnlyMailbox ? 'mailboxes only in held-out' : 'mailboxes training also has'
+  const subset = c.mailboxSource ? `mailboxes of ${c.mailboxSource}` : 'no known mailbox'
   const sub = bySubset.get(subset) ?? { pairs: [], moved: 0 }
   sub.pairs.push([c.label, d.category])
   if (c.label !== 'unwanted' && d.action === 'filter') sub.moved++
@@ -149,7 +149,7 @@ if (held.length === 0) {
     out()
     out(
       formatTable(
-        ['held-out subset', 'messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved'],
+        ['held-out by mailbox list', 'messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved'],
         [...bySubset].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
           const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
           const wanted = sub.pairs.filter(([t]) => t !== 'unwanted').length

@@ -33,8 +33,8 @@ interface Persona {
   email: string
   orgDomain: string | null
   contacts: string[]
-  /** True for mailboxes listed only in corpus/<split>/personas-*.json (no other split writes to them). */
-  splitOnly?: boolean
+  /** The file that lists this mailbox: personas.json, or <split>/personas-*.json for mailboxes only one split has. */
+  source?: string
 }
 
 export interface CorpusMessage {
@@ -42,8 +42,8 @@ export interface CorpusMessage {
   label: Category
   message: NormalisedMessage
   context: ClassifierContext
-  /** The recipient's mailbox appears only in this split (see Persona.splitOnly). */
-  splitOnlyMailbox: boolean
+  /** Where the recipient's mailbox is listed (Persona.source), '' when no persona matched. */
+  mailboxSource: string
 }
 
 export function corpusRoot(): string {
@@ -63,9 +63,9 @@ function personasIn(file: string): Persona[] {
 
 /** corpus/personas.json, plus the mailboxes only one split uses (corpus/<split>/personas-*.json). */
 function readPersonas(root: string, split: string): Persona[] {
-  const out = personasIn(join(root, 'personas.json'))
+  const out = personasIn(join(root, 'personas.json')).map((p) => ({ ...p, source: 'personas.json' }))
   const dir = join(root, split)
-  if (existsSync(dir)) for (const f of readdirSync(dir).sort()) if (/^personas-.*\.json$/.test(f)) out.push(...personasIn(join(dir, f)).map((p) => ({ ...p, splitOnly: true })))
+  if (existsSync(dir)) for (const f of readdirSync(dir).sort()) if (/^personas-.*\.json$/.test(f)) out.push(...personasIn(join(dir, f)).map((p) => ({ ...p, source: `${split}/${f}` })))
   return out
 }
 
@@ -138,7 +138,7 @@ export function loadCorpus(split: 'train' | 'heldout', root = corpusRoot()): Cor
           label,
           message,
           context: contextForRecipient(persona, persona ? contacts.get(persona.email.toLowerCase()) : undefined),
-          splitOnlyMailbox: persona?.splitOnly === true,
+          mailboxSource: persona?.source ?? '',
         })
       } catch (err) {
         process.stderr.write(`warning: skipped ${file}: ${(err as Error).message}\n`)
