@@ -2,6 +2,7 @@
 
 import type { Signals } from './signals.ts'
 import type { Prediction } from './model.ts'
+import { MIN_EXPLAINED } from './model.ts'
 import type { Category } from './types.ts'
 import { isEverydayFeature } from './features.ts'
 
@@ -19,8 +20,8 @@ export function requestReason(kind: string, phrases: string[]): string {
   return `${text} (${phrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}) and pitches nothing`
 }
 
-/** Word contributions (in logit units) below this are not cited as evidence. */
-const MIN_CITED_WORD = 0.15
+/** Word contributions (in logit units) below this are not cited as evidence (predict keeps no smaller ones). */
+const MIN_CITED_WORD = MIN_EXPLAINED
 /**
  * Common words that are never cited as evidence of anything, although the model may weigh them
  * a little (everyday words proper are capped in training: isEverydayFeature).

@@ -41,6 +41,11 @@ export interface Model {
 }
 
 const STRIDE = 1 + WANTED_CATEGORIES.length
+/**
+ * Contributions (in raw log-odds) smaller than this are never cited in a reason, so predict does
+ * not keep them in its top lists (keeping every contribution costs half of predict's time).
+ */
+export const MIN_EXPLAINED = 0.15
 const FILTER_MASK = (1 << 18) - 1
 const FILTER_WORDS = (1 << 18) / 32
 
@@ -51,7 +56,7 @@ export interface Prediction {
   logit: number
   /** Distribution over WANTED_CATEGORIES, given the message is wanted. */
   wanted: number[]
-  /** Features that pushed most towards / away from unwanted, strongest first. */
+  /** Features that pushed most towards / away from unwanted (at least MIN_EXPLAINED), strongest first. */
   towardsUnwanted: { name: string; weight: number }[]
   awayFromUnwanted: { name: string; weight: number }[]
 }
@@ -154,7 +159,7 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
     const wu = (weights[base] as number) * v
     raw += wu
     for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (weights[base + 1 + c] as number) * v
-    if (explain && wu !== 0) keepTop(wu > 0 ? top : bottom, model.names[row] as string, Math.abs(wu), 8)
+    if (explain && (wu >= MIN_EXPLAINED || wu <= -MIN_EXPLAINED)) keepTop(wu > 0 ? top : bottom, model.names[row] as string, Math.abs(wu), 8)
   }
   const logit = model.platt[0] * raw + model.platt[1]
   const towardsUnwanted = top.map((c) => ({ name: c.name, weight: c.weight }))
