@@ -13,8 +13,10 @@ import { featureHash, featureValue, isEverydayFeature } from './features.ts'
 export const MODEL_FORMAT = 'inbox-guard-classifier'
 /** Where the committed artefact lives; callers read it themselves and pass the JSON to loadModel. */
 export const MODEL_ARTEFACT_URL = new URL('./model/model.json', import.meta.url)
-export const MODEL_VERSION = 1
+/** Version 2: one row per feature (version 1 kept two large objects keyed by name, slower to load). */
+export const MODEL_VERSION = 2
 
+/** What training produces (weights by feature name); serialiseModel writes it as a ModelFile. */
 export interface ModelArtefact {
   format: typeof MODEL_FORMAT
   version: number
@@ -24,8 +26,23 @@ export interface ModelArtefact {
   wanted: { classes: WantedCategory[]; bias: number[]; temperature: number; weights: Record<string, number[]> }
 }
 
+/**
+ * The committed file: the same numbers as a ModelArtefact, one row per feature,
+ * [name, unwanted weight, ...wanted weights], sorted by name. Arrays parse about twice as fast as
+ * objects with tens of thousands of keys, and need no lookups by name while loading.
+ */
+export interface ModelFile {
+  format: typeof MODEL_FORMAT
+  version: number
+  trainedOn: Record<string, number>
+  unwanted: { bias: number; platt: [number, number] }
+  wanted: { classes: WantedCategory[]; bias: number[]; temperature: number }
+  features: [string, number, ...number[]][]
+}
+
 export interface Model {
-  artefact: ModelArtefact
+  /** What the model was trained on (counts only, from the file). */
+  trainedOn: Record<string, number>
   /** Open-addressing table: feature-name hash → row in `weights` (each row: [unwanted, ...wanted]). */
   slots: Int32Array
   slotRows: Int32Array
@@ -65,37 +82,39 @@ export class ModelFormatError extends Error {
   override name = 'ModelFormatError'
 }
 
-/** Builds a ready-to-use model from already-parsed artefact JSON (the caller does the file I/O). */
+/** Builds a ready-to-use model from an already-parsed model file (the caller does the file I/O). */
 export function loadModel(json: unknown): Model {
-  const a = json as Partial<ModelArtefact> | null
+  const a = json as Partial<ModelFile> | null
   if (!a || a.format !== MODEL_FORMAT) throw new ModelFormatError('Not an Inbox Guard classifier model.')
   if (a.version !== MODEL_VERSION) {
     throw new ModelFormatError(`Model version ${String(a.version)} is not supported (expected ${MODEL_VERSION}); run npm run train.`)
   }
-  if (!a.unwanted || !a.wanted) throw new ModelFormatError('The model file is incomplete.')
-  const names = [...new Set([...Object.keys(a.unwanted.weights), ...Object.keys(a.wanted.weights)])]
+  if (!a.unwanted || !a.wanted || !Array.isArray(a.features)) throw new ModelFormatError('The model file is incomplete.')
+  const rows = a.features
+  const names = new Array<string>(rows.length)
   let size = 1024
-  while (size < names.length * 2) size *= 2
+  while (size < rows.length * 2) size *= 2
   const slots = new Int32Array(size)
   const slotRows = new Int32Array(size).fill(-1)
   const mask = size - 1
-  const weights = new Float32Array(names.length * STRIDE)
+  const weights = new Float32Array(rows.length * STRIDE)
   const filter = new Uint32Array(FILTER_WORDS)
-  names.forEach((name, row) => {
+  for (let row = 0; row < rows.length; row++) {
+    const r = rows[row] as [string, ...number[]]
+    const name = r[0]
+    names[row] = name
     const h = featureHash(name)
     const bit = h & FILTER_MASK
     filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31))
     let i = h & mask
     while (slotRows[i] !== -1 && slots[i] !== h) i = (i + 1) & mask
-    if (slotRows[i] !== -1) return // 32-bit hash collision between two names: the first one wins
+    if (slotRows[i] !== -1) continue // 32-bit hash collision between two names: the first one wins
     slots[i] = h
     slotRows[i] = row
-    weights[row * STRIDE] = a.unwanted!.weights[name] ?? 0
-    const ws = a.wanted!.weights[name]
-    if (ws) for (let c = 0; c < STRIDE - 1; c++) weights[row * STRIDE + 1 + c] = ws[c] ?? 0
-  })
+    for (let c = 0; c < STRIDE; c++) weights[row * STRIDE + c] = (r[c + 1] as number | undefined) ?? 0
+  }
   return {
-    artefact: a as ModelArtefact,
+    trainedOn: a.trainedOn ?? {},
     slots,
     slotRows,
     mask,
@@ -513,22 +532,26 @@ function capFeatures<T>(weights: Record<string, T>, size: (w: T) => number, max:
 }
 
 /** Stable JSON: one weight per line keeps diffs readable and the file reproducible. */
+/**
+ * Writes a trained model as a ModelFile: one line per feature, sorted by name, so the diff after a
+ * retraining shows every weight that moved. Deterministic: the same artefact gives the same bytes.
+ */
 export function serialiseModel(a: ModelArtefact): string {
+  const names = [...new Set([...Object.keys(a.unwanted.weights), ...Object.keys(a.wanted.weights)])].sort()
+  const zeros = a.wanted.classes.map(() => 0)
   const lines: string[] = []
   lines.push('{')
   lines.push(`"format": ${JSON.stringify(a.format)},`)
-  lines.push(`"version": ${a.version},`)
+  lines.push(`"version": ${MODEL_VERSION},`)
   lines.push(`"trainedOn": ${JSON.stringify(sortKeys(a.trainedOn))},`)
-  lines.push(`"unwanted": {"bias": ${a.unwanted.bias}, "platt": ${JSON.stringify(a.unwanted.platt)}, "weights": {`)
-  const uk = Object.keys(a.unwanted.weights).sort()
-  uk.forEach((key, i) => lines.push(`${JSON.stringify(key)}: ${a.unwanted.weights[key]}${i < uk.length - 1 ? ',' : ''}`))
-  lines.push('}},')
-  lines.push(
-    `"wanted": {"classes": ${JSON.stringify(a.wanted.classes)}, "bias": ${JSON.stringify(a.wanted.bias)}, "temperature": ${a.wanted.temperature}, "weights": {`,
-  )
-  const wk = Object.keys(a.wanted.weights).sort()
-  wk.forEach((key, i) => lines.push(`${JSON.stringify(key)}: ${JSON.stringify(a.wanted.weights[key])}${i < wk.length - 1 ? ',' : ''}`))
-  lines.push('}}')
+  lines.push(`"unwanted": {"bias": ${a.unwanted.bias}, "platt": ${JSON.stringify(a.unwanted.platt)}},`)
+  lines.push(`"wanted": {"classes": ${JSON.stringify(a.wanted.classes)}, "bias": ${JSON.stringify(a.wanted.bias)}, "temperature": ${a.wanted.temperature}},`)
+  lines.push('"features": [')
+  names.forEach((name, i) => {
+    const row = [name, a.unwanted.weights[name] ?? 0, ...(a.wanted.weights[name] ?? zeros)]
+    lines.push(JSON.stringify(row) + (i < names.length - 1 ? ',' : ''))
+  })
+  lines.push(']')
   lines.push('}')
   return lines.join('\n') + '\n'
 }

@@ -1,7 +1,7 @@
 // Test fixtures: a hand-weighted model (so tests pin the decision rules, not a training run)
 // and a builder for raw RFC 822 messages.
 
-import { loadModel, MODEL_FORMAT, MODEL_VERSION } from '../model.ts'
+import { loadModel, MODEL_FORMAT, MODEL_VERSION, serialiseModel } from '../model.ts'
 import type { Model, ModelArtefact } from '../model.ts'
 import { parseRawMessage } from '../message.ts'
 import type { NormalisedMessage } from '../message.ts'
@@ -44,7 +44,7 @@ export function handModel(): Model {
       },
     },
   }
-  return loadModel(JSON.parse(JSON.stringify(artefact)))
+  return loadModel(JSON.parse(serialiseModel(artefact)))
 }
 
 export interface RawSpec {
