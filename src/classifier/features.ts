@@ -44,6 +44,9 @@ function isWordChar(c: number): boolean {
     (c >= 0x4e00 && c <= 0x9fff)
   )
 }
+/** isWordChar for every UTF-16 code unit, as a table: scanWords asks it for every character. */
+const WORD_CHAR = new Uint8Array(0x10000)
+for (let c = 0; c < 0x10000; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
 
 // Function words of the languages the product sees most. They say which language a mail is in,
 // not what it wants, and a model trained mostly on English would otherwise learn "Spanish/German
@@ -108,6 +111,7 @@ function isStopHash(h: number): boolean {
 
 // Numbers carry their shape, not their value (prices, years and ids would be memorised).
 const NUMBER_NAMES = ['#n0', '#n1', '#n2', '#n3', '#n4', '#n5', '#n6', '#a']
+const NUMBER_HASHES = NUMBER_NAMES.map((name) => hashString(name))
 
 /** Splits a phrase the way scanWords reads text (used for the lexicon, once at start-up). */
 function phraseTokens(phrase: string): string[] {
@@ -158,8 +162,13 @@ export interface PhraseHits {
   pitch: boolean
 }
 
+/** False when h is certainly not a lexicon phrase; small enough to be inlined where scanWords asks. */
+function mayBePhrase(h: number): boolean {
+  return (((PHRASE_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 1
+}
+
+/** Records lexicon phrase h (callers check mayBePhrase first, so the rare lookups alone pay a call). */
 function hitPhrase(h: number, hits: PhraseHits): void {
-  if ((((PHRASE_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 0) return
   const found = PHRASES.get(h)
   if (!found) return
   const [g, phrase, strongPitch, requestGroup] = found
@@ -182,9 +191,11 @@ function hitPhrase(h: number, hits: PhraseHits): void {
 /** Hash of a bigram from the hashes of its two words (order-sensitive). */
 const mixBigram = (a: number, b: number) => Math.imul(((a << 7) | (a >>> 25)) ^ b, 0x85ebca6b)
 
-/** FNV-1a of s[from, to): the same value as hashString(s.slice(from, to)), without the substring. */
-function hashRange(s: string, from: number, to: number): number {
-  let h = FNV_OFFSET
+/**
+ * FNV-1a of s[from, to): the same value as hashString(s.slice(from, to), h), without the substring
+ * (h = the hash of a prefix gives the hash of prefix + substring).
+ */
+function hashRange(s: string, from: number, to: number, h = FNV_OFFSET): number {
   for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
   return h
 }
@@ -231,9 +242,13 @@ function scanWords(
   let g2 = 0
   let g3 = 0
   let chain = 0
+  const prefixHash = hashString(prefix)
+  // One bit per masked hash (h & 31): most words are ruled out without searching the list.
+  let maskedBits = 0
+  for (const m of masked) maskedBits |= 1 << (m & 31)
   while (i < n && count < maxTokens) {
     let c = text.charCodeAt(i)
-    while (!isWordChar(c)) {
+    while (WORD_CHAR[c] === 0) {
       if (++i >= n) return
       c = text.charCodeAt(i)
     }
@@ -242,7 +257,7 @@ function scanWords(
     let digits = true
     while (i < n) {
       c = text.charCodeAt(i)
-      if (!isWordChar(c)) break
+      if (WORD_CHAR[c] === 0) break
       plain = Math.imul(plain ^ c, 0x01000193)
       if (c < 48 || c > 57) digits = false
       i++
@@ -256,16 +271,20 @@ function scanWords(
     const first = text.charCodeAt(start)
     if (first >= 48 && first <= 57) {
       // Numbers carry their shape, not their value.
-      norm = digits ? (NUMBER_NAMES[Math.min(len, 6)] as string) : (NUMBER_NAMES[7] as string)
-      plain = hashString(norm)
+      const shape = digits ? Math.min(len, 6) : 7
+      norm = NUMBER_NAMES[shape] as string
+      plain = NUMBER_HASHES[shape] as number
     }
     // Lexicon phrases: n-grams ending here, across stop words and masked names alike.
-    hitPhrase(plain, hits)
+    if (mayBePhrase(plain)) hitPhrase(plain, hits)
     const n2 = chain >= 1 ? mixPhrase(g1, plain) : 0
     const n3 = chain >= 2 ? mixPhrase(g2, plain) : 0
-    if (chain >= 1) hitPhrase(n2, hits)
-    if (chain >= 2) hitPhrase(n3, hits)
-    if (chain >= 3) hitPhrase(mixPhrase(g3, plain), hits)
+    if (chain >= 1 && mayBePhrase(n2)) hitPhrase(n2, hits)
+    if (chain >= 2 && mayBePhrase(n3)) hitPhrase(n3, hits)
+    if (chain >= 3) {
+      const n4 = mixPhrase(g3, plain)
+      if (mayBePhrase(n4)) hitPhrase(n4, hits)
+    }
     g3 = n3
     g2 = n2
     g1 = plain
@@ -276,12 +295,12 @@ function scanWords(
     }
     // The recipient's own name and company say nothing about the sender's intent (and would let the
     // model memorise the training personas), so they are left out together with their bigrams.
-    if (masked.length > 0 && masked.includes(plain)) {
+    if (maskedBits !== 0 && ((maskedBits >>> (plain & 31)) & 1) === 1 && masked.includes(plain)) {
       hasPrev = false
       count++
       continue
     }
-    const h = prefix === '' ? plain : hashString(norm ?? text.slice(start, i), hashString(prefix))
+    const h = prefix === '' ? plain : norm !== null ? hashString(norm, prefixHash) : hashRange(text, start, i, prefixHash)
     const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
     const stop = prefix === '' && isStopHash(h)
     if (!stop && seen.add(h)) {
@@ -306,6 +325,33 @@ function scanWords(
 function bucket(n: number, edges: number[]): string {
   for (const e of edges) if (n <= e) return '≤' + e
   return '>' + (edges[edges.length - 1] as number)
+}
+
+/**
+ * The feature names prefix + bucket(n, edges) for every bucket, built once: the same strings, but
+ * the same string objects every time, so looking up their hashes (NAME_HASHES) costs no re-hashing.
+ */
+function bucketNames(prefix: string, edges: number[]): (n: number) => string {
+  const names = edges.map((e) => prefix + bucket(e, edges))
+  const above = prefix + '>' + (edges[edges.length - 1] as number)
+  return (n) => {
+    for (let i = 0; i < edges.length; i++) if (n <= (edges[i] as number)) return names[i] as string
+    return above
+  }
+}
+const TO_BUCKET = bucketNames('to:', [1, 3, 10])
+const LINKS_BUCKET = bucketNames('links:', [0, 2, 6, 15])
+const LEN_BUCKET = bucketNames('len:', [300, 1200, 4000])
+
+/** True when s has at least 8 ASCII letters and none of them is lower-case (a shouted subject). */
+function isCapsSubject(s: string): boolean {
+  let letters = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 97 && c <= 122) return false
+    if (c >= 65 && c <= 90) letters++
+  }
+  return letters >= 8
 }
 
 export function structuralFeatures(message: NormalisedMessage, s: Signals): string[] {
@@ -340,19 +386,18 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   if (s.riskyDomain) f.push('from:risky-domain')
   if (s.calendar) f.push('body:calendar')
   if (s.majorPlatform) f.push('from:major-platform')
-  f.push('to:' + bucket(s.recipientCount, [1, 3, 10]))
+  f.push(TO_BUCKET(s.recipientCount))
   if (message.cc.length > 0) f.push('cc:some')
-  f.push('links:' + bucket(message.linkCount, [0, 2, 6, 15]))
+  f.push(LINKS_BUCKET(message.linkCount))
   if (message.hasHtml) f.push('body:html')
   if (message.attachmentCount > 0) f.push('body:attachment')
-  f.push('len:' + bucket(message.text.length, [300, 1200, 4000]))
+  f.push(LEN_BUCKET(message.text.length))
   const subj = message.subject
   if (subj.length === 0) f.push('subj:empty')
-  const letters = subj.replace(/[^A-Za-z]/g, '')
-  if (letters.length >= 8 && letters === letters.toUpperCase()) f.push('subj:caps')
+  if (isCapsSubject(subj)) f.push('subj:caps')
   if (subj.includes('!')) f.push('subj:exclaim')
   if (/[$€£]\s?\d/.test(subj)) f.push('subj:money')
-  if (/%/.test(subj)) f.push('subj:percent')
+  if (subj.includes('%')) f.push('subj:percent')
   if (message.from?.name && /\b(at|from|@|\|)\b/i.test(message.from.name)) f.push('from:name-with-company')
   if (!message.from) f.push('from:none')
   if (!message.messageId) f.push('h:no-message-id')
@@ -405,8 +450,9 @@ function recipientTokens(message: NormalisedMessage): number[] {
   for (const a of recipients) {
     const at = a.address.lastIndexOf('@')
     addParts(a.address.slice(0, at))
-    const labels = a.address.slice(at + 1).split('.')
-    addParts(labels.slice(0, -1).join(' '))
+    // The domain without its last label; addParts splits at '.' as it does at ' '.
+    const lastDot = a.address.lastIndexOf('.')
+    addParts(lastDot > at ? a.address.slice(at + 1, lastDot) : '')
     addParts(a.name)
   }
   return [...out]

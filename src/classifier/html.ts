@@ -73,5 +73,7 @@ export function htmlToText(html: string): string {
   s = decodeEntities(s)
   // Invisible preheader padding (zero-width and combining characters) carries no meaning.
   s = s.replace(/(?:[\u200b-\u200f]|\u034f|\u00ad|\ufeff)+/g, '')
-  return s.replace(/[ \t\u00a0]+/g, ' ').replace(/\n\s*\n+/g, '\n').trim()
+  // Every run of spaces, tabs and no-break spaces becomes one space. A lone ' ' already is one, so
+  // only longer runs and lone tabs/no-break spaces are matched (far fewer replacements, same text).
+  return s.replace(/[ \t\u00a0]{2,}|[\t\u00a0]/g, ' ').replace(/\n\s*\n+/g, '\n').trim()
 }

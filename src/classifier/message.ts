@@ -44,7 +44,15 @@ const MAX_DEPTH = 6
 /** A plain alternative shorter than this beside an HTML part is a stub ("view in your browser"). */
 const STUB_PLAIN_CHARS = 400
 
-const HEADER_NAME = /^[!-9;-~]+$/
+/** /^[!-9;-~]+$/ (printable ASCII except ':'), as a loop: it runs for every header line. */
+function isHeaderName(s: string): boolean {
+  if (s.length === 0) return false
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c < 33 || c > 126 || c === 58) return false
+  }
+  return true
+}
 
 interface RawPart {
   headers: Record<string, string[]>
@@ -60,7 +68,6 @@ function splitHeaderBlock(raw: string, strict: boolean): RawPart {
   }
   const headers: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const block = raw.slice(0, headerEnd)
-  const lines = block.split('\n')
   let name = ''
   let value = ''
   let count = 0
@@ -72,27 +79,32 @@ function splitHeaderBlock(raw: string, strict: boolean): RawPart {
     else headers[name] = [v]
     count++
   }
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string
-    if (line.length === 0) continue
-    const c = line.charCodeAt(0)
+  // Line by line through the block, by offsets (no array of lines, no substring per line).
+  for (let start = 0; start < block.length; ) {
+    let end = block.indexOf('\n', start)
+    if (end === -1) end = block.length
+    const lineStart = start
+    start = end + 1
+    if (end === lineStart) continue
+    const c = block.charCodeAt(lineStart)
     if ((c === 32 || c === 9) && name) {
-      value += ' ' + line.trim()
+      value += ' ' + block.slice(lineStart, end).trim()
       continue
     }
-    const colon = line.indexOf(':')
-    const candidate = colon > 0 ? line.slice(0, colon).trim() : ''
-    if (colon <= 0 || !HEADER_NAME.test(candidate)) {
-      if (strict && count === 0 && i === 0) throw new MalformedMessageError('The message does not start with a header line.')
+    let colon = block.indexOf(':', lineStart)
+    if (colon >= end) colon = -1
+    const candidate = colon > lineStart ? block.slice(lineStart, colon).trim() : ''
+    if (colon <= lineStart || !isHeaderName(candidate)) {
+      if (strict && count === 0 && lineStart === 0) throw new MalformedMessageError('The message does not start with a header line.')
       // A stray line inside the header block: treat the rest as body, as mail clients do.
       flush()
       name = ''
-      const rest = lines.slice(i).join('\n')
+      const rest = block.slice(lineStart)
       return { headers, body: rest + (bodyStart < raw.length ? '\n\n' + raw.slice(bodyStart) : '') }
     }
     flush()
     name = candidate.toLowerCase()
-    value = line.slice(colon + 1)
+    value = block.slice(colon + 1, end)
   }
   flush()
   if (strict && count === 0) throw new MalformedMessageError('The message has no headers.')
@@ -239,11 +251,11 @@ export function parseAddressList(value: string): Address[] {
   let start = 0
   const parts: string[] = []
   for (let i = 0; i < value.length; i++) {
-    const c = value[i]
-    if (c === '"') depthQuote = !depthQuote
-    else if (!depthQuote && c === '<') depthAngle++
-    else if (!depthQuote && c === '>') depthAngle = Math.max(0, depthAngle - 1)
-    else if (!depthQuote && depthAngle === 0 && (c === ',' || c === ';')) {
+    const c = value.charCodeAt(i) // '"' 34, '<' 60, '>' 62, ',' 44, ';' 59
+    if (c === 34) depthQuote = !depthQuote
+    else if (!depthQuote && c === 60) depthAngle++
+    else if (!depthQuote && c === 62) depthAngle = Math.max(0, depthAngle - 1)
+    else if (!depthQuote && depthAngle === 0 && (c === 44 || c === 59)) {
       parts.push(value.slice(start, i))
       start = i + 1
     }
@@ -387,7 +399,8 @@ function countUrls(text: string): number {
 
 function toIsoDate(value: string): string {
   if (!value) return ''
-  const t = Date.parse(value.replace(/\s*\([^)]*\)\s*$/, ''))
+  // A trailing comment ("(CEST)") is dropped first; without a '(' there is none.
+  const t = Date.parse(value.indexOf('(') === -1 ? value : value.replace(/\s*\([^)]*\)\s*$/, ''))
   return Number.isNaN(t) ? '' : new Date(t).toISOString()
 }
 
