@@ -32,7 +32,21 @@ const NOT_CITED = new Set(
 )
 
 function citable(name: string, weight: number): boolean {
-  if (weight < MIN_CITED_WORD || !isWordFeature(name) || isEverydayFeature(name)) return false
+  if (weight < MIN_CITED_WORD) return false
+  // The answer depends on the name only, and names come from the model (a bounded set), so each
+  // is worked out once: the regex, splits and word lookups otherwise run for every message.
+  let ok = CITABLE_NAME.get(name)
+  if (ok === undefined) {
+    ok = citableName(name)
+    CITABLE_NAME.set(name, ok)
+  }
+  return ok
+}
+
+const CITABLE_NAME = new Map<string, boolean>()
+
+function citableName(name: string): boolean {
+  if (!isWordFeature(name) || isEverydayFeature(name)) return false
   const words = name.replace(/^s:/, '').split('_')
   return !words.every((w) => NOT_CITED.has(w) || isEverydayFeature(w))
 }

@@ -336,6 +336,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   const threadIndex = h(message, 'thread-index').trim()
   const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references') || threadIndex.length > 32
   const replySubject = REPLY_PREFIX.test(subject)
+  const forwarded = FWD_PREFIX.test(subject)
   const textHead = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
   const quotesEarlierMail = textHead.includes('\n>') ? true : QUOTE_HEADER.test(textHead)
 
@@ -363,7 +364,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     selfThread = threadDomains.length > 0 && threadDomains.every((d) => d === senderOrg)
   }
   let quotesOwnMail = false
-  if (quotesEarlierMail || FWD_PREFIX.test(subject)) {
+  if (quotesEarlierMail || forwarded) {
     const marker = textHead.search(QUOTE_OR_FORWARD)
     if (marker !== -1) {
       const around = textHead.slice(marker, marker + 400)
@@ -401,7 +402,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     isThreadedReply,
     fakeReply: replySubject && !isThreadedReply && !onList,
     fakeReplySuspicious: false,
-    forwarded: FWD_PREFIX.test(subject),
+    forwarded,
     quotesEarlierMail,
     unsubscribeText: false,
     transactional,
