@@ -20,8 +20,6 @@ export function requestReason(kind: string, phrases: string[]): string {
   return `${text} (${phrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}) and pitches nothing`
 }
 
-/** Word contributions (in logit units) below this are not cited as evidence (predict keeps no smaller ones). */
-const MIN_CITED_WORD = MIN_EXPLAINED
 /**
  * Common words that are never cited as evidence of anything, although the model may weigh them
  * a little (everyday words proper are capped in training: isEverydayFeature).
@@ -32,7 +30,8 @@ const NOT_CITED = new Set(
 )
 
 function citable(name: string, weight: number): boolean {
-  if (weight < MIN_CITED_WORD) return false
+  // Contributions below MIN_EXPLAINED are not evidence (and predict keeps no smaller ones).
+  if (weight < MIN_EXPLAINED) return false
   // The answer depends on the name only, and names come from the model (a bounded set), so each
   // is worked out once: the regex, splits and word lookups otherwise run for every message.
   let ok = CITABLE_NAME.get(name)

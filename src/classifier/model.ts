@@ -19,7 +19,6 @@ export const MODEL_VERSION = 2
 /** What training produces (weights by feature name); serialiseModel writes it as a ModelFile. */
 export interface ModelArtefact {
   format: typeof MODEL_FORMAT
-  version: number
   /** Human-readable description of the training data (counts only). */
   trainedOn: Record<string, number>
   unwanted: { bias: number; platt: [number, number]; weights: Record<string, number> }
@@ -514,7 +513,6 @@ export function trainModel(examples: TrainingExample[], options: Partial<TrainOp
   capFeatures(wantedWeights, (ws) => Math.max(...ws.map(Math.abs)), o.maxFeatures)
   return {
     format: MODEL_FORMAT,
-    version: MODEL_VERSION,
     trainedOn: o.trainedOn,
     unwanted: { bias: round(m.b), platt: [round(platt[0]), round(platt[1])], weights: unwantedWeights },
     wanted: { classes: [...WANTED_CATEGORIES], bias: Array.from(s.b, (v) => round(v)), temperature, weights: wantedWeights },
@@ -531,7 +529,6 @@ function capFeatures<T>(weights: Record<string, T>, size: (w: T) => number, max:
   for (const k of keys.slice(max)) delete weights[k]
 }
 
-/** Stable JSON: one weight per line keeps diffs readable and the file reproducible. */
 /**
  * Writes a trained model as a ModelFile: one line per feature, sorted by name, so the diff after a
  * retraining shows every weight that moved. Deterministic: the same artefact gives the same bytes.

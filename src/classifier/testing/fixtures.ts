@@ -1,7 +1,7 @@
 // Test fixtures: a hand-weighted model (so tests pin the decision rules, not a training run)
 // and a builder for raw RFC 822 messages.
 
-import { loadModel, MODEL_FORMAT, MODEL_VERSION, serialiseModel } from '../model.ts'
+import { loadModel, MODEL_FORMAT, serialiseModel } from '../model.ts'
 import type { Model, ModelArtefact } from '../model.ts'
 import { parseRawMessage } from '../message.ts'
 import type { NormalisedMessage } from '../message.ts'
@@ -13,7 +13,6 @@ import type { NormalisedMessage } from '../message.ts'
 export function handModel(): Model {
   const artefact: ModelArtefact = {
     format: MODEL_FORMAT,
-    version: MODEL_VERSION,
     trainedOn: { fixture: 1 },
     unwanted: {
       bias: -1,

@@ -18,13 +18,13 @@ export const SA_WANTED_WEIGHT = 0.25
 
 export const FOREIGN_SPAM_WEIGHT = 0.1
 /**
- * The corpus holds cold outreach sent through bulk tools (List-Unsubscribe, an ESP) on purpose, as
- * a hard case: about one message in four with bulk headers is outreach there, far more than in a
- * real mailbox, where such mail is almost always a newsletter or an offer the person signed up
- * for. In the unwanted stage those examples count less, so bulk headers alone do not read as
- * outreach (chosen on cross-validation and the probes; docs/decisions/006-classifier.md).
+ * The corpus over-represents cold outreach on purpose (a quarter of it, hard cases included, such
+ * as outreach sent through bulk tools with List-Unsubscribe): far more than a real mailbox holds.
+ * In the unwanted stage each corpus outreach message counts this much of a wanted one, so bulk
+ * headers and unknown words alone do not read as outreach (chosen on cross-validation, the probes
+ * and held-out batch B; docs/decisions/006-classifier.md).
  */
-export const BULK_OUTREACH_WEIGHT = 0.7
+export const CORPUS_OUTREACH_WEIGHT = 0.7
 /**
  * SpamAssassin hard ham (opted-in commercial newsletters that read like spam) is the scarce kind of
  * wanted bulk mail in the unwanted stage (200 messages against 1,516 spam), so it counts more.
@@ -75,8 +75,7 @@ export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeig
   const corpusStart = examples.length
   for (const c of corpus) {
     const s = computeSignals(c.message, c.context)
-    const bulkOutreach = c.label === 'unwanted' && (s.listUnsubscribe || s.esp !== null || s.precedence !== null)
-    const weight = corpusWeight * (bulkOutreach ? BULK_OUTREACH_WEIGHT : 1)
+    const weight = corpusWeight * (c.label === 'unwanted' ? CORPUS_OUTREACH_WEIGHT : 1)
     examples.push({ features: extractFeatures(c.message, s, true), label: c.label, weight, wantedWeight: corpusWeight })
     bump('corpus:' + c.label)
   }
