@@ -44,9 +44,26 @@ function isWordChar(c: number): boolean {
     (c >= 0x4e00 && c <= 0x9fff)
   )
 }
-/** isWordChar for every UTF-16 code unit, as a table: scanWords asks it for every character. */
-const WORD_CHAR = new Uint8Array(0x10000)
-for (let c = 0; c < 0x10000; c++) WORD_CHAR[c] = isWordChar(c) ? 1 : 0
+/**
+ * Every UTF-16 code unit → its lower-case form when that is a word character, else 0, as a table:
+ * scanWords reads every character through it, so the text need not be lower-cased first. (Case
+ * mappings that change a string's length or depend on context, Turkish İ and Greek final sigma,
+ * take their one-character form.)
+ */
+const LOWER = new Uint16Array(0x10000)
+const FOLD = new Uint16Array(0x10000)
+for (let c = 0; c < 0x10000; c++) {
+  const lower = String.fromCharCode(c).toLowerCase().charCodeAt(0)
+  LOWER[c] = lower
+  FOLD[c] = isWordChar(lower) ? lower : 0
+}
+
+/** The characters text[from, to) as scanWords reads them (lower-cased): only for feature names in training. */
+function foldedSlice(text: string, from: number, to: number): string {
+  let out = ''
+  for (let i = from; i < to; i++) out += String.fromCharCode(FOLD[text.charCodeAt(i)] as number)
+  return out
+}
 
 // Function words of the languages the product sees most. They say which language a mail is in,
 // not what it wants, and a model trained mostly on English would otherwise learn "Spanish/German
@@ -133,10 +150,16 @@ const mixPhrase = (h: number, t: number) => Math.imul(((h << 5) | (h >>> 27)) ^ 
  */
 const PHRASES = new Map<number, [number, string, boolean, number]>()
 const PHRASE_BITS = new Uint32Array(2048)
+/** The same kind of filter for the hashes of the first 1–3 words of every phrase of 2–4 words. */
+const PREFIX_BITS = new Uint32Array(2048)
+const setBit = (bits: Uint32Array, h: number) => (bits[(h & 0xffff) >>> 5] = (bits[(h & 0xffff) >>> 5] as number) | (1 << (h & 31)))
 LEXICON.forEach((group, g) => {
   for (const p of group.phrases) {
     let h = 0
-    phraseTokens(p).forEach((t, k) => (h = k === 0 ? hashString(t) : mixPhrase(h, hashString(t))))
+    phraseTokens(p).forEach((t, k) => {
+      if (k > 0) setBit(PREFIX_BITS, h)
+      h = k === 0 ? hashString(t) : mixPhrase(h, hashString(t))
+    })
     const known = PHRASES.get(h)
     if (known) {
       if (group.kind === 'request' && known[3] === -1) known[3] = g
@@ -144,7 +167,7 @@ LEXICON.forEach((group, g) => {
     }
     const pitch = (group.kind === 'outreach' || group.kind === 'pitch') && !NO_PITCH_GROUPS.has(group.feature) && !WEAK_OUTREACH.has(p)
     PHRASES.set(h, [g, p, pitch, group.kind === 'request' ? g : -1])
-    PHRASE_BITS[(h & 0xffff) >>> 5] = (PHRASE_BITS[(h & 0xffff) >>> 5] as number) | (1 << (h & 31))
+    setBit(PHRASE_BITS, h)
   }
 })
 
@@ -165,6 +188,11 @@ export interface PhraseHits {
 /** False when h is certainly not a lexicon phrase; small enough to be inlined where scanWords asks. */
 function mayBePhrase(h: number): boolean {
   return (((PHRASE_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 1
+}
+
+/** False when the n-gram with hash h certainly does not begin any lexicon phrase (so no longer n-gram can match). */
+function mayBePrefix(h: number): boolean {
+  return (((PREFIX_BITS[(h & 0xffff) >>> 5] as number) >>> (h & 31)) & 1) === 1
 }
 
 /** Records lexicon phrase h (callers check mayBePhrase first, so the rare lookups alone pay a call). */
@@ -200,6 +228,12 @@ function hashRange(s: string, from: number, to: number, h = FNV_OFFSET): number 
   return h
 }
 
+/** hashRange over the characters as scanWords reads them (lower-cased). */
+function hashFoldedRange(s: string, from: number, to: number, h: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (FOLD[s.charCodeAt(i)] as number), 0x01000193)
+  return h
+}
+
 /**
  * The hash under which the model stores a feature name. Words and structural names are FNV-1a of
  * the name; bigrams ("a_b", "s:a_b": two parts without ':' or '_') combine the hashes of their two
@@ -214,12 +248,15 @@ export function featureHash(name: string): number {
 }
 
 /**
- * Scans lower-cased text into unigram and bigram features in one pass per word, without
- * allocating substrings (names are only built when `names` is given, for training), and matches
- * lexicon phrases on the way (1–4 word n-grams). Tokens of 2–24 word characters.
+ * Scans text[from, to) into unigram and bigram features in one pass per word, lower-casing as it
+ * reads and without allocating substrings (names are only built when `names` is given, for
+ * training), and matches lexicon phrases on the way (1–4 word n-grams). Tokens of 2–24 word
+ * characters.
  */
 function scanWords(
   text: string,
+  from: number,
+  to: number,
   prefix: string,
   maxTokens: number,
   maxBigrams: number,
@@ -230,34 +267,37 @@ function scanWords(
   hits: PhraseHits,
   phrasesOnly = false,
 ): void {
-  const n = text.length
-  let i = 0
+  const n = Math.min(to, text.length)
+  let i = from
   let count = 0
   let prevHash = 0
   let prevName = ''
   let hasPrev = false
   let prevStop = false
-  // Phrase hashes of the n-grams ending at the previous word.
+  // Phrase hashes of the 1-, 2- and 3-grams ending at the previous word, each kept only while it
+  // may begin a phrase (so most words cost one filter probe, not four).
   let g1 = 0
   let g2 = 0
   let g3 = 0
-  let chain = 0
+  let open1 = false
+  let open2 = false
+  let open3 = false
   const prefixHash = hashString(prefix)
   // One bit per masked hash (h & 31): most words are ruled out without searching the list.
   let maskedBits = 0
   for (const m of masked) maskedBits |= 1 << (m & 31)
   while (i < n && count < maxTokens) {
-    let c = text.charCodeAt(i)
-    while (WORD_CHAR[c] === 0) {
+    let c = FOLD[text.charCodeAt(i)] as number
+    while (c === 0) {
       if (++i >= n) return
-      c = text.charCodeAt(i)
+      c = FOLD[text.charCodeAt(i)] as number
     }
     const start = i
     let plain = FNV_OFFSET
     let digits = true
     while (i < n) {
-      c = text.charCodeAt(i)
-      if (WORD_CHAR[c] === 0) break
+      c = FOLD[text.charCodeAt(i)] as number
+      if (c === 0) break
       plain = Math.imul(plain ^ c, 0x01000193)
       if (c < 48 || c > 57) digits = false
       i++
@@ -277,18 +317,29 @@ function scanWords(
     }
     // Lexicon phrases: n-grams ending here, across stop words and masked names alike.
     if (mayBePhrase(plain)) hitPhrase(plain, hits)
-    const n2 = chain >= 1 ? mixPhrase(g1, plain) : 0
-    const n3 = chain >= 2 ? mixPhrase(g2, plain) : 0
-    if (chain >= 1 && mayBePhrase(n2)) hitPhrase(n2, hits)
-    if (chain >= 2 && mayBePhrase(n3)) hitPhrase(n3, hits)
-    if (chain >= 3) {
+    let next2 = false
+    let next3 = false
+    if (open1) {
+      g1 = mixPhrase(g1, plain)
+      if (mayBePhrase(g1)) hitPhrase(g1, hits)
+      next2 = mayBePrefix(g1)
+    }
+    if (open2) {
+      g2 = mixPhrase(g2, plain)
+      if (mayBePhrase(g2)) hitPhrase(g2, hits)
+      next3 = mayBePrefix(g2)
+    }
+    if (open3) {
       const n4 = mixPhrase(g3, plain)
       if (mayBePhrase(n4)) hitPhrase(n4, hits)
     }
-    g3 = n3
-    g2 = n2
+    // Shift: the 2-gram just formed becomes the prefix of a 3-gram, and so on.
+    g3 = g2
+    open3 = next3
+    g2 = g1
+    open2 = next2
     g1 = plain
-    chain++
+    open1 = mayBePrefix(plain)
     if (phrasesOnly) {
       count++
       continue
@@ -300,8 +351,9 @@ function scanWords(
       count++
       continue
     }
-    const h = prefix === '' ? plain : norm !== null ? hashString(norm, prefixHash) : hashRange(text, start, i, prefixHash)
-    const name = names ? prefix + (norm ?? text.slice(start, i)) : ''
+    const h = prefix === '' ? plain : norm !== null ? hashString(norm, prefixHash) : hashFoldedRange(text, start, i, prefixHash)
+    const word = names ? (norm ?? foldedSlice(text, start, i)) : ''
+    const name = names ? prefix + word : ''
     const stop = prefix === '' && isStopHash(h)
     if (!stop && seen.add(h)) {
       hashes.push(h)
@@ -311,7 +363,7 @@ function scanWords(
       const b = mixBigram(prevHash, plain)
       if (seen.add(b)) {
         hashes.push(b)
-        if (names) names.push(prevName + '_' + (norm ?? text.slice(start, i)))
+        if (names) names.push(prevName + '_' + word)
       }
     }
     prevHash = h
@@ -436,26 +488,45 @@ class HashSet {
 }
 const SEEN = new HashSet()
 
-const GENERIC_LABELS = new Set(['mail', 'email', 'info', 'com', 'net', 'org', 'www', 'gmail', 'outlook', 'hotmail', 'yahoo', 'co', 'de', 'it', 'uk', 'fr', 'es', 'io'])
+const GENERIC_LABELS = ['mail', 'email', 'info', 'com', 'net', 'org', 'www', 'gmail', 'outlook', 'hotmail', 'yahoo', 'co', 'de', 'it', 'uk', 'fr', 'es', 'io']
+const GENERIC_HASHES = new Set(GENERIC_LABELS.map((w) => hashString(w)))
+
+/**
+ * Adds to `out` the hashes of the name parts of s[from, to): runs of letters and digits, lower-cased,
+ * of at least 3 characters, other than generic mail words and function words.
+ */
+function addNameParts(s: string, from: number, to: number, out: number[]): void {
+  let h = FNV_OFFSET
+  let len = 0
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? (LOWER[s.charCodeAt(i)] as number) : 0
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 0xc0 && c <= 0x24f)) {
+      h = Math.imul(h ^ c, 0x01000193)
+      len++
+      continue
+    }
+    if (len >= 3 && !GENERIC_HASHES.has(h) && !isStopHash(h) && !out.includes(h)) out.push(h)
+    h = FNV_OFFSET
+    len = 0
+  }
+}
 
 /** Hashes of the recipients' name parts and organisation labels (from To/Cc), to leave out of word features. */
 function recipientTokens(message: NormalisedMessage): number[] {
-  const out = new Set<number>()
-  const addParts = (s: string) => {
-    for (const part of s.toLowerCase().split(/[^a-z0-9\u00c0-\u024f]+/)) {
-      if (part.length >= 3 && !GENERIC_LABELS.has(part) && !STOPWORDS.has(part)) out.add(hashString(part))
+  const out: number[] = []
+  if (message.to.length + message.cc.length > 6) return out
+  for (const list of [message.to, message.cc]) {
+    for (const a of list) {
+      const address = a.address
+      const at = address.lastIndexOf('@')
+      addNameParts(address, 0, at === -1 ? address.length - 1 : at, out)
+      // The domain without its last label; the parts split at '.' as they do at ' '.
+      const lastDot = address.lastIndexOf('.')
+      if (lastDot > at) addNameParts(address, at + 1, lastDot, out)
+      addNameParts(a.name, 0, a.name.length, out)
     }
   }
-  const recipients = message.to.length + message.cc.length > 6 ? [] : [...message.to, ...message.cc]
-  for (const a of recipients) {
-    const at = a.address.lastIndexOf('@')
-    addParts(a.address.slice(0, at))
-    // The domain without its last label; addParts splits at '.' as it does at ' '.
-    const lastDot = a.address.lastIndexOf('.')
-    addParts(lastDot > at ? a.address.slice(at + 1, lastDot) : '')
-    addParts(a.name)
-  }
-  return [...out]
+  return out
 }
 
 const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/
@@ -474,12 +545,12 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   const masked = recipientTokens(message)
   const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], request: [], requestGroup: -1, consent: [], markers: new Set(), pitch: false }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
-  scanWords(subj, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
-  const body = s.textLower.length > MAX_BODY_CHARS ? s.textLower.slice(0, MAX_BODY_CHARS) : s.textLower
-  scanWords(body, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, wordHashes, wordNames, masked, hits)
+  scanWords(subj, 0, subj.length, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
+  const text = message.text
+  scanWords(text, 0, MAX_BODY_CHARS, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, wordHashes, wordNames, masked, hits)
   // Footers (unsubscribe lines) and late instructions sit at the end: read the tail for phrases only.
-  if (message.text.length > 2500) {
-    scanWords(message.text.slice(-1000).toLowerCase(), '', 300, 0, seen, wordHashes, wordNames, masked, hits, true)
+  if (text.length > 2500) {
+    scanWords(text, text.length - 1000, text.length, '', 300, 0, seen, wordHashes, wordNames, masked, hits, true)
   }
   s.outreachPhrases = hits.outreach
   s.inboundPhrases = hits.inbound

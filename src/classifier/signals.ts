@@ -134,6 +134,8 @@ const OUTREACH_TOOLS: [RegExp, string][] = [
   [/mailtrack/, 'Mailtrack'],
 ]
 
+/** ESP header name → its position in ESP_HEADERS (the earliest present one names the provider). */
+const ESP_HEADER_INDEX = new Map(ESP_HEADERS.map(([name], i) => [name, i]))
 const ANY_ESP_DOMAIN = new RegExp(ESP_DOMAINS.map(([re]) => re.source).join('|'))
 const ANY_OUTREACH_TOOL = new RegExp(OUTREACH_TOOLS.map(([re]) => re.source).join('|'))
 
@@ -220,8 +222,6 @@ export interface Signals {
   /** Set by extractFeatures (from the words it reads): unsubscribe wording in the text. */
   unsubscribeText: boolean
   transactional: TransactionalKind | null
-  /** The first 4,000 characters of the text, lower-cased (shared with the feature scan). */
-  textLower: string
   /** Cold-outreach and inbound-intent phrases found (filled in by extractFeatures, which reads the words once). */
   outreachPhrases: string[]
   inboundPhrases: string[]
@@ -265,8 +265,8 @@ const REPLY_PREFIX = /^\s*((re|aw|sv|vs|antw|rif|r|res|odp|ynt)\s*(\[\d+\])?\s*:
 const FWD_PREFIX = /^\s*(fwd?|wg|tr|rv|i|enc)\s*:/i
 const NOREPLY = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|mailer-daemon|notifications?|notify|alerts?|updates?|news(letter)?|info|hello|team|marketing|support|billing|receipts?|orders?|account|accounts|service|bounce[s]?)([-_.+].*)?$/i
 const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|news|newsletter|offers|deals|promo|promotions)([-_.+].*)?$/i
-const QUOTE_OR_FORWARD = /wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\n>/
-const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/
+const QUOTE_OR_FORWARD = /wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\n>/i
+const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/i
 
 export function computeSignals(message: NormalisedMessage, context: ClassifierContext): Signals {
   const senderAddress = message.from?.address ?? ''
@@ -303,13 +303,17 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   const returnPath = h(message, 'return-path').toLowerCase()
   const msgIdDomain = domainOf(message.messageId)
   const mailer = (h(message, 'x-mailer') + ' ' + h(message, 'user-agent')).toLowerCase()
-  let esp: string | null = null
-  for (const [name, label] of ESP_HEADERS) {
-    if (has(message, name)) {
-      esp = label
-      break
-    }
+  // One pass over the header names: ESP headers and the names a sales tool may leave (all "x-…").
+  // Object.keys is cheaper than for…in on the (dictionary-mode) header object.
+  let espIndex = ESP_HEADERS.length
+  let xNames = ''
+  for (const k of Object.keys(message.headers)) {
+    if (k.charCodeAt(0) !== 120 || k.charCodeAt(1) !== 45) continue
+    xNames += ' ' + k
+    const e = ESP_HEADER_INDEX.get(k)
+    if (e !== undefined && e < espIndex && has(message, k)) espIndex = e
   }
+  let esp: string | null = espIndex < ESP_HEADERS.length ? (ESP_HEADERS[espIndex] as [string, string])[1] : null
   const listUnsub = h(message, 'list-unsubscribe').toLowerCase()
   const espHaystack = returnPath + ' ' + msgIdDomain + ' ' + listUnsub + ' ' + h(message, 'sender').toLowerCase()
   if (!esp && ANY_ESP_DOMAIN.test(espHaystack)) {
@@ -321,9 +325,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     }
   }
   let outreachTool: string | null = null
-  let toolHaystack = espHaystack + ' ' + mailer
-  // Object.keys is cheaper than for…in on the (dictionary-mode) header object; the order does not matter here.
-  for (const k of Object.keys(message.headers)) if (k.charCodeAt(0) === 120 && k.charCodeAt(1) === 45) toolHaystack += ' ' + k
+  const toolHaystack = espHaystack + ' ' + mailer + xNames
   for (const [re, label] of ANY_OUTREACH_TOOL.test(toolHaystack) ? OUTREACH_TOOLS : []) {
     if (re.test(toolHaystack)) {
       outreachTool = label
@@ -337,7 +339,8 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   const isThreadedReply = has(message, 'in-reply-to') || has(message, 'references') || threadIndex.length > 32
   const replySubject = REPLY_PREFIX.test(subject)
   const forwarded = FWD_PREFIX.test(subject)
-  const textHead = (message.text.length > 4000 ? message.text.slice(0, 4000) : message.text).toLowerCase()
+  // The first 4,000 characters, as the feature scan reads them (the quote patterns ignore case).
+  const textHead = message.text.length > 4000 ? message.text.slice(0, 4000) : message.text
   const quotesEarlierMail = textHead.includes('\n>') ? true : QUOTE_HEADER.test(textHead)
 
   let transactional: TransactionalKind | null = null
@@ -367,7 +370,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   if (quotesEarlierMail || forwarded) {
     const marker = textHead.search(QUOTE_OR_FORWARD)
     if (marker !== -1) {
-      const around = textHead.slice(marker, marker + 400)
+      const around = textHead.slice(marker, marker + 400).toLowerCase()
       const name = (message.from?.name ?? '').toLowerCase().trim()
       quotesOwnMail = (senderAddress !== '' && around.includes(senderAddress)) || (name.length >= 4 && around.includes(name))
     }
@@ -416,7 +419,6 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
     majorPlatform: MAJOR_PLATFORMS.has(senderOrg),
     injection: false,
-    textLower: textHead,
     recipientCount: recipients,
     undisclosedRecipients: recipients === 0 || toRaw.includes('undisclosed') || toRaw.includes('recipient list suppressed'),
     selfThread,
