@@ -57,6 +57,7 @@ export interface Model {
 }
 
 const STRIDE = 1 + WANTED_CATEGORIES.length
+if (STRIDE !== 5) throw new Error('predict keeps one accumulator per wanted kind: update it with WANTED_CATEGORIES')
 /**
  * Contributions (in raw log-odds) smaller than this are never cited in a reason, so predict does
  * not keep them in its top lists (keeping every contribution costs half of predict's time).
@@ -147,50 +148,85 @@ function softmax(z: Float64Array | number[], temperature = 1): number[] {
   return out
 }
 
+/** How many contributions each direction of a Prediction lists. */
+const TOP_CONTRIBUTIONS = 8
+
+/**
+ * The strongest contributions of one direction, as a small list sorted by weight (descending; equal
+ * weights in the order they came), in preallocated arrays: predict offers a score for every
+ * contribution that could be cited, so this must not allocate.
+ */
+class TopList {
+  rows = new Int32Array(TOP_CONTRIBUTIONS)
+  weights = new Float64Array(TOP_CONTRIBUTIONS)
+  length = 0
+  offer(row: number, weight: number): void {
+    const max = TOP_CONTRIBUTIONS
+    if (this.length === max && weight <= (this.weights[max - 1] as number)) return
+    let i = this.length < max ? this.length : max - 1
+    while (i > 0 && (this.weights[i - 1] as number) < weight) {
+      this.rows[i] = this.rows[i - 1] as number
+      this.weights[i] = this.weights[i - 1] as number
+      i--
+    }
+    this.rows[i] = row
+    this.weights[i] = weight
+    if (this.length < max) this.length++
+  }
+  toList(names: string[], sign: number): { name: string; weight: number }[] {
+    const out = new Array<{ name: string; weight: number }>(this.length)
+    for (let i = 0; i < this.length; i++) out[i] = { name: names[this.rows[i] as number] as string, weight: sign * (this.weights[i] as number) }
+    return out
+  }
+}
+const TOP = new TopList()
+const BOTTOM = new TopList()
+
 export function predict(model: Model, fv: FeatureVector, explain = false): Prediction {
   let raw = model.unwantedBias
-  const k = WANTED_CATEGORIES.length
-  const z = Float64Array.from(model.wantedBias)
+  // One accumulator per wanted kind (there are four: WANTED_CATEGORIES), kept in registers.
+  let z0 = model.wantedBias[0] as number
+  let z1 = model.wantedBias[1] as number
+  let z2 = model.wantedBias[2] as number
+  let z3 = model.wantedBias[3] as number
   const { hashes, wordCount, wordValue } = fv
   const { slots, slotRows, mask, weights, filter } = model
-  // Strongest contributions, kept as small sorted lists (no full sort: this runs per message).
-  const top: { name: string; weight: number }[] = []
-  const bottom: { name: string; weight: number }[] = []
+  const top = TOP
+  const bottom = BOTTOM
+  top.length = 0
+  bottom.length = 0
   for (let i = 0; i < hashes.length; i++) {
     const h = hashes[i] as number
     const bit = h & FILTER_MASK
     if ((((filter[bit >>> 5] as number) >>> (bit & 31)) & 1) === 0) continue
     let slot = h & mask
-    let row = -1
-    for (;;) {
-      const r = slotRows[slot] as number
-      if (r === -1) break
-      if (slots[slot] === h) {
-        row = r
-        break
-      }
+    let row = slotRows[slot] as number
+    while (row !== -1 && slots[slot] !== h) {
       slot = (slot + 1) & mask
+      row = slotRows[slot] as number
     }
     if (row === -1) continue
     const v = i < wordCount ? wordValue : 1
     const base = row * STRIDE
     const wu = (weights[base] as number) * v
     raw += wu
-    for (let c = 0; c < k; c++) z[c] = (z[c] as number) + (weights[base + 1 + c] as number) * v
-    if (explain && (wu >= MIN_EXPLAINED || wu <= -MIN_EXPLAINED)) keepTop(wu > 0 ? top : bottom, model.names[row] as string, Math.abs(wu), 8)
+    z0 += (weights[base + 1] as number) * v
+    z1 += (weights[base + 2] as number) * v
+    z2 += (weights[base + 3] as number) * v
+    z3 += (weights[base + 4] as number) * v
+    if (explain) {
+      if (wu >= MIN_EXPLAINED) top.offer(row, wu)
+      else if (wu <= -MIN_EXPLAINED) bottom.offer(row, -wu)
+    }
   }
   const logit = model.platt[0] * raw + model.platt[1]
-  const towardsUnwanted = top.map((c) => ({ name: c.name, weight: c.weight }))
-  const awayFromUnwanted = bottom.map((c) => ({ name: c.name, weight: -c.weight }))
-  return { pUnwanted: sigmoid(logit), logit, wanted: softmax(z, model.temperature), towardsUnwanted, awayFromUnwanted }
-}
-
-function keepTop(list: { name: string; weight: number }[], name: string, weight: number, max: number): void {
-  if (list.length === max && weight <= (list[max - 1] as { weight: number }).weight) return
-  let i = list.length
-  while (i > 0 && (list[i - 1] as { weight: number }).weight < weight) i--
-  list.splice(i, 0, { name, weight })
-  if (list.length > max) list.pop()
+  return {
+    pUnwanted: sigmoid(logit),
+    logit,
+    wanted: softmax([z0, z1, z2, z3], model.temperature),
+    towardsUnwanted: top.toList(model.names, 1),
+    awayFromUnwanted: bottom.toList(model.names, -1),
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
