@@ -3,6 +3,7 @@
 // long mails do not get extreme scores). Relationship signals are deliberately NOT features: they
 // are rules (docs/decisions/006-classifier.md), so the model cannot learn corpus-specific contacts.
 
+import { Buffer } from 'node:buffer'
 import type { NormalisedMessage } from './message.ts'
 import type { Signals } from './signals.ts'
 import { injectionIn } from './signals.ts'
@@ -11,7 +12,7 @@ import type { PhraseGroup } from './lexicon.ts'
 
 export interface FeatureVector {
   /** Hashes of the feature names (what the model looks up): first the words, then the rest. */
-  hashes: number[]
+  hashes: Int32Array
   /** hashes[0 … wordCount) are word features with value wordValue; the others have value 1. */
   wordCount: number
   wordValue: number
@@ -58,11 +59,26 @@ for (let c = 0; c < 0x10000; c++) {
   FOLD[c] = isWordChar(lower) ? lower : 0
 }
 
-/** The characters text[from, to) as scanWords reads them (lower-cased): only for feature names in training. */
-function foldedSlice(text: string, from: number, to: number): string {
+/** The characters codes[from, to) as scanWords reads them (lower-cased): only for feature names in training. */
+function foldedSlice(codes: Uint16Array, from: number, to: number): string {
   let out = ''
-  for (let i = from; i < to; i++) out += String.fromCharCode(FOLD[text.charCodeAt(i)] as number)
+  for (let i = from; i < to; i++) out += String.fromCharCode(FOLD[codes[i] as number] as number)
   return out
+}
+
+/**
+ * The text being scanned, as UTF-16 code units: Buffer.write copies a string's characters natively,
+ * and reading them from a typed array is about a third faster than charCodeAt, in the loop that
+ * visits every character.
+ */
+const SCAN_CHARS = 4096
+const CODES = new Uint16Array(SCAN_CHARS)
+const CODE_BYTES = Buffer.from(CODES.buffer)
+
+/** Copies text[from, from + SCAN_CHARS) into CODES; returns the number of characters copied. */
+function loadCodes(text: string, from: number): number {
+  const part = from === 0 ? text : text.slice(from)
+  return CODE_BYTES.write(part, 0, 2 * SCAN_CHARS, 'utf16le') >>> 1
 }
 
 // Function words of the languages the product sees most. They say which language a mail is in,
@@ -228,9 +244,9 @@ function hashRange(s: string, from: number, to: number, h = FNV_OFFSET): number 
   return h
 }
 
-/** hashRange over the characters as scanWords reads them (lower-cased). */
-function hashFoldedRange(s: string, from: number, to: number, h: number): number {
-  for (let i = from; i < to; i++) h = Math.imul(h ^ (FOLD[s.charCodeAt(i)] as number), 0x01000193)
+/** FNV-1a over codes[from, to) as scanWords reads them (lower-cased), continuing from h. */
+function hashFoldedRange(codes: Uint16Array, from: number, to: number, h: number): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ (FOLD[codes[i] as number] as number), 0x01000193)
   return h
 }
 
@@ -248,27 +264,24 @@ export function featureHash(name: string): number {
 }
 
 /**
- * Scans text[from, to) into unigram and bigram features in one pass per word, lower-casing as it
+ * Scans CODES[0, n) into unigram and bigram features in one pass per word, lower-casing as it
  * reads and without allocating substrings (names are only built when `names` is given, for
  * training), and matches lexicon phrases on the way (1–4 word n-grams). Tokens of 2–24 word
  * characters.
  */
 function scanWords(
-  text: string,
-  from: number,
-  to: number,
+  n: number,
   prefix: string,
   maxTokens: number,
   maxBigrams: number,
-  seen: HashSet,
-  hashes: number[],
+  buffer: FeatureBuffer,
   names: string[] | undefined,
   masked: number[],
   hits: PhraseHits,
   phrasesOnly = false,
 ): void {
-  const n = Math.min(to, text.length)
-  let i = from
+  const codes = CODES
+  let i = 0
   let count = 0
   let prevHash = 0
   let prevName = ''
@@ -287,16 +300,16 @@ function scanWords(
   let maskedBits = 0
   for (const m of masked) maskedBits |= 1 << (m & 31)
   while (i < n && count < maxTokens) {
-    let c = FOLD[text.charCodeAt(i)] as number
+    let c = FOLD[codes[i] as number] as number
     while (c === 0) {
       if (++i >= n) return
-      c = FOLD[text.charCodeAt(i)] as number
+      c = FOLD[codes[i] as number] as number
     }
     const start = i
     let plain = FNV_OFFSET
     let digits = true
     while (i < n) {
-      c = FOLD[text.charCodeAt(i)] as number
+      c = FOLD[codes[i] as number] as number
       if (c === 0) break
       plain = Math.imul(plain ^ c, 0x01000193)
       if (c < 48 || c > 57) digits = false
@@ -308,7 +321,7 @@ function scanWords(
       continue
     }
     let norm: string | null = null
-    const first = text.charCodeAt(start)
+    const first = codes[start] as number
     if (first >= 48 && first <= 57) {
       // Numbers carry their shape, not their value.
       const shape = digits ? Math.min(len, 6) : 7
@@ -351,20 +364,14 @@ function scanWords(
       count++
       continue
     }
-    const h = prefix === '' ? plain : norm !== null ? hashString(norm, prefixHash) : hashFoldedRange(text, start, i, prefixHash)
-    const word = names ? (norm ?? foldedSlice(text, start, i)) : ''
+    const h = prefix === '' ? plain : norm !== null ? hashString(norm, prefixHash) : hashFoldedRange(codes, start, i, prefixHash)
+    const word = names ? (norm ?? foldedSlice(codes, start, i)) : ''
     const name = names ? prefix + word : ''
     const stop = prefix === '' && isStopHash(h)
-    if (!stop && seen.add(h)) {
-      hashes.push(h)
-      if (names) names.push(name)
-    }
+    if (!stop && buffer.addWord(h) && names) names.push(name)
     if (hasPrev && count < maxBigrams && !(stop && prevStop)) {
       const b = mixBigram(prevHash, plain)
-      if (seen.add(b)) {
-        hashes.push(b)
-        if (names) names.push(prevName + '_' + word)
-      }
+      if (buffer.addWord(b) && names) names.push(prevName + '_' + word)
     }
     prevHash = h
     prevName = name
@@ -456,37 +463,51 @@ export function structuralFeatures(message: NormalisedMessage, s: Signals): stri
   return f
 }
 
-/** Reusable open-addressing set of 32-bit hashes (cleared by bumping a generation counter). */
-class HashSet {
+/** At most this many distinct word features per message. */
+const MAX_WORD_FEATURES = 3000
+
+/**
+ * The feature hashes of the message being read, in a reusable buffer, with an open-addressing set
+ * that keeps word features distinct (cleared by bumping a generation counter).
+ */
+class FeatureBuffer {
+  /** Word features, then structural ones (a few dozen). */
+  readonly out = new Int32Array(MAX_WORD_FEATURES + 1024)
+  length = 0
   private keys = new Int32Array(4096)
   private gens = new Uint32Array(4096)
   private gen = 1
-  private count = 0
   reset(): this {
     this.gen++
-    this.count = 0
+    this.length = 0
     if (this.gen === 0xffffffff) {
       this.gens.fill(0)
       this.gen = 1
     }
     return this
   }
-  /** Adds h; false when it was already there (or the set is full). */
-  add(h: number): boolean {
-    if (this.count >= 3000) return false
-    const mask = this.keys.length - 1
-    let i = h & mask
-    while (this.gens[i] === this.gen) {
-      if (this.keys[i] === h) return false
-      i = (i + 1) & mask
+  /** Adds word feature h unless it is there already (or the buffer holds MAX_WORD_FEATURES); true when added. */
+  addWord(h: number): boolean {
+    if (this.length >= MAX_WORD_FEATURES) return false
+    const keys = this.keys
+    const gens = this.gens
+    const gen = this.gen
+    let i = h & 4095
+    while (gens[i] === gen) {
+      if (keys[i] === h) return false
+      i = (i + 1) & 4095
     }
-    this.gens[i] = this.gen
-    this.keys[i] = h
-    this.count++
+    gens[i] = gen
+    keys[i] = h
+    this.out[this.length++] = h
     return true
   }
+  /** Appends a structural feature (distinct by construction). */
+  push(h: number): void {
+    this.out[this.length++] = h
+  }
 }
-const SEEN = new HashSet()
+const BUFFER = new FeatureBuffer()
 
 const GENERIC_LABELS = ['mail', 'email', 'info', 'com', 'net', 'org', 'www', 'gmail', 'outlook', 'hotmail', 'yahoo', 'co', 'de', 'it', 'uk', 'fr', 'es', 'io']
 const GENERIC_HASHES = new Set(GENERIC_LABELS.map((w) => hashString(w)))
@@ -539,18 +560,17 @@ const REPLY_PREFIXES = /^\s*((re|aw|fwd?|wg|sv|rif)\s*:\s*)+/
 const NAME_HASHES = new Map<string, number>()
 
 export function extractFeatures(message: NormalisedMessage, s: Signals, withNames = false): FeatureVector {
-  const wordHashes: number[] = []
-  const wordNames: string[] | undefined = withNames ? [] : undefined
-  const seen = SEEN.reset()
+  const names: string[] | undefined = withNames ? [] : undefined
+  const buffer = BUFFER.reset()
   const masked = recipientTokens(message)
   const hits: PhraseHits = { groups: new Set(), outreach: [], inbound: [], request: [], requestGroup: -1, consent: [], markers: new Set(), pitch: false }
   const subj = message.subject.toLowerCase().replace(REPLY_PREFIXES, '')
-  scanWords(subj, 0, subj.length, 's:', 50, 50, seen, wordHashes, wordNames, masked, hits)
+  scanWords(loadCodes(subj, 0), 's:', 50, 50, buffer, names, masked, hits)
   const text = message.text
-  scanWords(text, 0, MAX_BODY_CHARS, '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, seen, wordHashes, wordNames, masked, hits)
+  scanWords(Math.min(MAX_BODY_CHARS, loadCodes(text, 0)), '', MAX_BODY_TOKENS, MAX_BIGRAM_TOKENS, buffer, names, masked, hits)
   // Footers (unsubscribe lines) and late instructions sit at the end: read the tail for phrases only.
   if (text.length > 2500) {
-    scanWords(text, text.length - 1000, text.length, '', 300, 0, seen, wordHashes, wordNames, masked, hits, true)
+    scanWords(loadCodes(text, text.length - 1000), '', 300, 0, buffer, names, masked, hits, true)
   }
   s.outreachPhrases = hits.outreach
   s.inboundPhrases = hits.inbound
@@ -565,11 +585,8 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
   // The precise (slower) injection patterns run only when one of their words occurs.
   s.injection = hits.markers.has('marker:injection') && injectionIn(message.subject + '\n' + message.text)
 
-  // Words first (value wordValue), then header/structure and phrase-group features (value 1),
-  // appended to the same array so nothing is copied.
-  const hashes = wordHashes
-  const names = wordNames
-  const wordCount = wordHashes.length
+  // Words first (value wordValue), then header/structure and phrase-group features (value 1).
+  const wordCount = buffer.length
   const wordValue = wordCount > 0 ? TEXT_NORM / Math.sqrt(wordCount) : 0
   const rest = structuralFeatures(message, s)
   let outreachGroups = 0
@@ -587,9 +604,10 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
       h = hashString(f)
       if (NAME_HASHES.size < 10_000) NAME_HASHES.set(f, h)
     }
-    hashes.push(h)
+    buffer.push(h)
     if (names) names.push(f)
   }
+  const hashes = buffer.out.slice(0, buffer.length)
   return names ? { hashes, wordCount, wordValue, names } : { hashes, wordCount, wordValue }
 }
 
