@@ -119,7 +119,11 @@ const STOPWORDS = new Set(
     'wil zal geen meer wat wie hoe waar ' +
     'vil skal ska eller också også mycket ' +
     'na nie się jest że od po za dla oraz jak czy ' +
-    'yr yn ac mae gan ei eu'
+    'yr yn ac mae gan ei eu ' +
+    // Swedish, Norwegian and Danish.
+    'dig din ditt dina er ert era oss vår våra vårt mig sig hur när där här nu bara kommer vara blir hade skulle kunna de dem ' +
+    'han hon denna detta dessa vad vem vilka efter mellan utan hos vid mot deg meg seg dine våre hva hvor hun denne dette disse ' +
+    'hvem etter mellom uten være hadde kunne dere jer os vores hvad hvornår kun bliver havde mellem uden mod'
   ).split(' '),
 )
 /** Stop-word hashes in a small open-addressing table (checked for every word, so no Set). */

@@ -24,6 +24,9 @@ export const LEXICON: PhraseGroup[] = [
       '#n2 minute demo', '#n2 minutes of your', '#n2 minutes next week', '#n2 minutes this week', 'fifteen minutes', 'twenty minutes', 'a few minutes next week', 'time next week', 'free next week', 'kurzes gespräch', 'kurzes telefonat',
       'kurzen austausch', 'breve chiamata', 'chiamata veloce', 'llamada breve', 'llamada rápida', 'chamada rápida', 'chamada curta',
       'appel rapide', 'court appel', 'kort gesprek', 'even bellen',
+      'har du #n2 minuter', 'har du #n2 minutter', 'kort samtal', 'snabbt samtal', 'kort samtale', 'heb je #n2 minuten', 'hebt u #n2 minuten',
+      'half uurtje', 'kwartiertje', 'korte call', 'tienes #n2 minutos', 'tiene #n2 minutos', 'tem #n2 minutos', 'hai #n2 minuti',
+      'ha #n2 minuti', 'haben sie #n2 minuten', 'hast du #n2 minuten', 'agendar una llamada', 'una breve call', 'un court échange',
     ],
   },
   {
@@ -35,6 +38,9 @@ export const LEXICON: PhraseGroup[] = [
       'did you have a chance', 'in case you missed', 'last attempt', 'closing the loop', 'close your file', 'stop reaching out',
       'one last time', 'top of your inbox', 'noch einmal melden', 'keine rückmeldung', 'erneut', 'ricontattarla', 'nessuna risposta',
       'vuelvo a escribir', 'sin respuesta', 'retomando', 'je me permets de relancer', 'relance',
+      'mitt förra mejl', 'mitt tidigare mejl', 'min forrige e-post', 'min sidste mail', 'mijn vorige mail', 'mijn eerdere mail',
+      'mi último correo', 'mi correo anterior', 'la mia ultima email', 'la mia precedente email', 'meu último e-mail',
+      'mon dernier email', 'mon précédent email', 'meine letzte e-mail', 'meine letzte mail', 'nachfassen',
     ],
   },
   {
@@ -44,6 +50,9 @@ export const LEXICON: PhraseGroup[] = [
       'right person', 'right contact', 'point me in the right direction', 'point me to', 'who handles', 'who is responsible for',
       'who is in charge of', 'in charge of', 'zuständig', 'ansprechpartner', 'persona giusta', 'persona adecuada', 'pessoa certa',
       'bonne personne',
+      'vem ansvarar för', 'rätt person', 'hvem er ansvarlig', 'rett person', 'den rette person', 'wie is verantwoordelijk',
+      'juiste persoon', 'quién se encarga', 'la persona encargada', 'chi si occupa', 'quem é responsável', 'la personne en charge',
+      'wer ist zuständig',
     ],
   },
   {
@@ -60,6 +69,10 @@ export const LEXICON: PhraseGroup[] = [
       'i nostri servizi', 'senza impegno', 'la nostra agenzia', 'aiutiamo', 'nuestros servicios', 'sin compromiso', 'nuestra agencia',
       'ayudamos', 'nossos serviços', 'sem compromisso', 'nossa agência', 'ajudamos', 'nos services', 'sans engagement', 'notre agence',
       'nous aidons', 'onze diensten', 'vrijblijvend',
+      'vi hjälper', 'vi hjelper', 'vi hjælper', 'wij helpen', 'utan förpliktelser', 'uforpliktende', 'uforpligtende', 'no cure no pay',
+      'kostenloses erstgespräch', 'consulta gratuita', 'consulenza gratuita', 'consultoria gratuita', 'auditoría gratuita',
+      'análisis gratuito', 'analisi gratuita', 'gratis analys', 'gratis analyse', 'aumentar sus ventas', 'aumentar tus ventas',
+      'fler kunder', 'flere kunder', 'meer klanten', 'più clienti', 'mais clientes', 'plus de clients', 'mehr kunden', 'más clientes',
     ],
   },
   {
@@ -69,6 +82,9 @@ export const LEXICON: PhraseGroup[] = [
       'came across your', 'i noticed your', 'i noticed that your', 'stumbled upon', 'found your website', 'found your company', 'reach out', 'reaching out',
       'your website', 'your linkedin', 'on linkedin', 'auf ihre website', 'ihre webseite', 'il vostro sito', 'su sitio web',
       'seu site', 'votre site',
+      'er webbplats', 'er hemsida', 'din hemsida', 'deres nettside', 'din nettside', 'jeres hjemmeside', 'din hjemmeside',
+      'jullie website', 'uw website', 'je website', 'tu página web', 'su página web', 'tu sitio web', 'il tuo sito', 'il suo sito',
+      'o seu site', 'ton site',
     ],
   },
   {
@@ -78,6 +94,9 @@ export const LEXICON: PhraseGroup[] = [
       'link building', 'guest post', 'backlink', 'backlinks', 'sponsored post', 'domain authority', 'seo', 'rankings', 'first page of google',
       'lead list', 'lead lists', 'qualified leads', 'b2b leads', 'decision makers', 'contact list', 'email list', 'appointment setting',
       'lead generation', 'cold email', 'outbound', 'pipeline',
+      'reseñas de google', 'google-recensioner', 'google-anmeldelser', 'recensioni google', 'avaliações google', 'avis google',
+      'google reviews', 'google bewertungen', 'posicionamiento web', 'référencement', 'posizionamento', 'vindbaarheid',
+      'leads cualificados', 'lead qualificati', 'leads qualificados', 'leads qualifiés',
     ],
   },
   {
@@ -94,6 +113,12 @@ export const LEXICON: PhraseGroup[] = [
     phrases: [
       'partnership opportunity', 'collaboration opportunity', 'mutually beneficial', 'win-win', 'win win', 'been selected', 'been nominated',
       'been shortlisted', 'award nominee', 'award winner', 'recognition program', 'featured in our', 'exclusive feature',
+      'cuota de participación', 'cuota de recuperación', 'costo de participación', 'quota di partecipazione',
+      'costo di partecipazione', 'taxa de participação', 'frais de participation', 'deelnamekosten', 'teilnahmegebühr',
+      'deltagaravgift', 'deltakeravgift', 'deltagergebyr', 'ha sido seleccionado', 'ha sido seleccionada', 'è stato selezionato',
+      'è stata selezionata', 'a été sélectionné', 'a été sélectionnée', 'foi selecionado', 'foi selecionada', 'is geselecteerd',
+      'wurde ausgewählt', 'har valts ut', 'er valgt ut', 'er blevet udvalgt', 'oportunidad de colaboración',
+      'opportunità di collaborazione', 'oportunidade de parceria', 'opportunité de partenariat', 'samarbetsmöjlighet',
     ],
   },
   {
@@ -177,6 +202,8 @@ export const LEXICON: PhraseGroup[] = [
       'vorremmo proporre', 'vorremmo proporle', 'vorremmo proporvi', 'le proponemos', 'queremos ofrecerle', 'le ofrecemos',
       'nous vous proposons', 'souhaitons vous proposer', 'gostaríamos de propor', 'gostaríamos de lhe apresentar',
       'möchten wir ihnen', 'wir möchten ihnen', 'willen wij u',
+      'vi erbjuder', 'erbjuder vi', 'våra tjänster', 'vi tilbyr', 'tilbyr vi', 'våre tjenester', 'vi tilbyder', 'vores ydelser',
+      'bieden wij', 'våra kunder', 'våre kunder', 'vores kunder',
     ],
   },
   {
@@ -319,6 +346,9 @@ export const NO_PITCH_GROUPS = new Set(['out:call', 'out:follow-up', 'out:right-
 export const WEAK_OUTREACH = new Set([
   'your website', 'auf ihre website', 'ihre webseite', 'il vostro sito', 'su sitio web', 'seu site', 'votre site', 'reach out',
   'reaching out', 'in charge of', 'point me to', 'would you be open', 'are you open to', 'happy to share',
+  'er webbplats', 'er hemsida', 'din hemsida', 'deres nettside', 'din nettside', 'jeres hjemmeside', 'din hjemmeside',
+  'jullie website', 'uw website', 'je website', 'tu página web', 'su página web', 'tu sitio web', 'il tuo sito', 'il suo sito',
+  'o seu site', 'ton site',
 ])
 
 /**
