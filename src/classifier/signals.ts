@@ -268,6 +268,11 @@ const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|new
 const QUOTE_OR_FORWARD = /wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\n>/i
 const QUOTE_HEADER = /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|-----\s*original message\s*-----|von: .{3,80}\n\s*gesendet:|from: .{3,120}\n\s*sent:)/i
 
+const THREAD_ID_DOMAIN = /@([a-z0-9.-]+)>/g
+const ANGLE_BRACKETS = /[<>]/g
+const HIGH_PRIORITY = /^\s*[12]\b|high|urgent/
+const SCRIPT_MAILER = /phpmailer|python|swiftmailer|mail::|perl|php\//
+
 export function computeSignals(message: NormalisedMessage, context: ClassifierContext): Signals {
   const senderAddress = message.from?.address ?? ''
   const senderDomain = domainOf(senderAddress)
@@ -363,8 +368,12 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
   // The thread ids are only read when the other conditions leave the answer open.
   if (!onList && senderOrg !== '' && !PUBLIC_DOMAINS.has(senderDomain)) {
     const threadIds = ((message.headers['in-reply-to'] ?? []).join(' ') + ' ' + (message.headers['references'] ?? []).join(' ')).toLowerCase()
-    const threadDomains = [...threadIds.matchAll(/@([a-z0-9.-]+)>/g)].map((m) => orgDomainOf(m[1] as string))
-    selfThread = threadDomains.length > 0 && threadDomains.every((d) => d === senderOrg)
+    // True when there is at least one message id and all of them are from the sender's organisation.
+    THREAD_ID_DOMAIN.lastIndex = 0
+    for (let m = THREAD_ID_DOMAIN.exec(threadIds); m !== null; m = THREAD_ID_DOMAIN.exec(threadIds)) {
+      selfThread = orgDomainOf(m[1] as string) === senderOrg
+      if (!selfThread) break
+    }
   }
   let quotesOwnMail = false
   if (quotesEarlierMail || forwarded) {
@@ -375,7 +384,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
       quotesOwnMail = (senderAddress !== '' && around.includes(senderAddress)) || (name.length >= 4 && around.includes(name))
     }
   }
-  const returnPathDomain = orgDomainOf(domainOf(returnPath.replace(/[<>]/g, '').trim()))
+  const returnPathDomain = orgDomainOf(domainOf(returnPath.replace(ANGLE_BRACKETS, '').trim()))
   const priority = (h(message, 'x-priority') + ' ' + h(message, 'importance') + ' ' + h(message, 'x-msmail-priority')).toLowerCase()
 
   const replyToDomain = message.replyTo[0] ? orgDomainOf(domainOf(message.replyTo[0].address)) : ''
@@ -416,7 +425,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     requestKind: '',
     pitch: false,
     calendar: message.calendar === true || CALENDAR_SUBJECT.test(subject),
-    riskyDomain: RISKY_TLD.test(senderDomain) || (senderOrg.match(/-/g)?.length ?? 0) >= 2,
+    riskyDomain: RISKY_TLD.test(senderDomain) || senderOrg.indexOf('-') !== senderOrg.lastIndexOf('-'),
     majorPlatform: MAJOR_PLATFORMS.has(senderOrg),
     injection: false,
     recipientCount: recipients,
@@ -424,7 +433,7 @@ export function computeSignals(message: NormalisedMessage, context: ClassifierCo
     selfThread,
     quotesOwnMail,
     returnPathMismatch: returnPathDomain !== '' && senderOrg !== '' && returnPathDomain !== senderOrg && !esp,
-    highPriority: /^\s*[12]\b|high|urgent/.test(priority),
-    scriptMailer: /phpmailer|python|swiftmailer|mail::|perl|php\//.test(mailer),
+    highPriority: HIGH_PRIORITY.test(priority),
+    scriptMailer: SCRIPT_MAILER.test(mailer),
   }
 }
