@@ -30,7 +30,15 @@ const FNV_OFFSET = 0x811c9dc5 | 0
 
 /** FNV-1a over UTF-16 code units; composable: hashing "ab" = hashing "b" starting from hash("a"). */
 export function hashString(s: string, h = FNV_OFFSET): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
+  return hashRange(s, 0, s.length, h)
+}
+
+/**
+ * FNV-1a of s[from, to): the same value as hashString(s.slice(from, to), h), without the substring
+ * (h = the hash of a prefix gives the hash of prefix + substring).
+ */
+function hashRange(s: string, from: number, to: number, h = FNV_OFFSET): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
   return h
 }
 
@@ -238,15 +246,6 @@ function hitPhrase(h: number, hits: PhraseHits): void {
 
 /** Hash of a bigram from the hashes of its two words (order-sensitive). */
 const mixBigram = (a: number, b: number) => Math.imul(((a << 7) | (a >>> 25)) ^ b, 0x85ebca6b)
-
-/**
- * FNV-1a of s[from, to): the same value as hashString(s.slice(from, to), h), without the substring
- * (h = the hash of a prefix gives the hash of prefix + substring).
- */
-function hashRange(s: string, from: number, to: number, h = FNV_OFFSET): number {
-  for (let i = from; i < to; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193)
-  return h
-}
 
 /** FNV-1a over codes[from, to) as scanWords reads them (lower-cased), continuing from h. */
 function hashFoldedRange(codes: Uint16Array, from: number, to: number, h: number): number {

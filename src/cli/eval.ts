@@ -193,11 +193,10 @@ if (crossValidate) {
   const pairs: [string, string][] = []
   // Folds by mailbox: every mailbox's mail is in one fold, so each fold is judged on mailboxes its
   // model never saw (what a new user's mailbox is).
-  const mailboxes = [...new Set(corpus.map((c) => c.context.me ?? c.mailboxSource))].sort()
-  const foldOf = (i: number) => {
-    const c = corpus[i] as (typeof corpus)[number]
-    return mailboxes.indexOf(c.context.me ?? c.mailboxSource) % folds
-  }
+  const mailboxOf = (c: (typeof corpus)[number]) => c.context.me ?? c.mailboxSource
+  const mailboxes = [...new Set(corpus.map(mailboxOf))].sort()
+  const foldOfMessage = corpus.map((c) => mailboxes.indexOf(mailboxOf(c)) % folds)
+  const foldOf = (i: number) => foldOfMessage[i] as number
   let cvMoved = 0
   for (let f = 0; f < folds; f++) {
     const trainOn = examples.filter((_, i) => i < corpusStart || foldOf(i - corpusStart) !== f)
