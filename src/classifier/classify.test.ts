@@ -5,6 +5,8 @@ import { emptyContext } from './types.ts'
 import type { ClassifierContext } from './types.ts'
 import { handModel, msg } from './testing/fixtures.ts'
 import { parseRawMessage } from './message.ts'
+import { computeSignals } from './signals.ts'
+import { extractFeatures } from './features.ts'
 
 const model = handModel()
 const pitch = () => msg({ subject: 'Your rankings', body: 'We offer guaranteed SEO rankings and backlinks for your site.' })
@@ -250,6 +252,30 @@ describe('signals: account mail and generic salutations in the corpus languages'
     }
     // A package deal is an offer, not a parcel.
     expect(analyse(msg({ subject: 'Unser Sommer-Paket: 3 Nächte zum Vorteilspreis', body: 'mild' }), ctx(), model).signals.transactional).toBeNull()
+  })
+
+  it('recognises a quoted earlier message by the reply header of mail clients in several languages', () => {
+    const replies = [
+      'Dank je, dat klopt.\n\nVan: Lieke Smit <lieke@voorbeeld.nl>\nVerzonden: maandag 3 maart 2025 10:12\nAan: Jan\nOnderwerp: Offerte',
+      'Tack, det går bra.\n\nFrån: Sara Berg <sara@exempel.se>\nSkickat: den 3 mars 2025 10:12\nTill: Jan',
+      'Děkuji, posílám.\n\nOd: Petr Novák <petr@priklad.cz>\nOdesláno: pondělí 3. března 2025 10:12\nKomu: Jan',
+      'Prima, tot dan.\n\nOp ma 3 mrt 2025 om 10:12 schreef Lieke Smit <lieke@voorbeeld.nl>:\nKun je morgen?',
+    ]
+    for (const body of replies) expect(analyse(msg({ body: bytes(body) }), ctx(), model).signals.quotesEarlierMail, body).toBe(true)
+    expect(analyse(msg({ body: 'Van de week kan ik niet.\nVerzonden vanaf mijn iPhone' }), ctx(), model).signals.quotesEarlierMail).toBe(false)
+    // A bump that quotes the sender's own earlier mail, in Polish Outlook's words.
+    const bump = msg({ from: 'Jan Nowak <jan@sprzedaz.example>', subject: 'RE: Oferta', body: bytes('Podbijam.\n\nOd: Jan Nowak <jan@sprzedaz.example>\nWysłano: wtorek, 4 marca 2025 09:00\nDo: Dana') })
+    expect(analyse(bump, ctx(), model).signals.quotesOwnMail).toBe(true)
+  })
+
+  it('reads unsubscribe lines and customer-account wording in more languages', () => {
+    for (const body of ['Odhlásit se z odběru novinek', 'Peruuta tilaus tästä', 'Leiratkozás: kattints ide', 'Dezabonare de la newsletter']) {
+      expect(analyse(msg({ body: bytes(body) }), ctx(), model).signals.unsubscribeText, body).toBe(true)
+    }
+    for (const body of ['Na twoim koncie jest już 240 punktów.', 'Jako náš zákazník máte slevu.', 'Asiakkaana saat etuja.']) {
+      const m = msg({ body: bytes(body) })
+      expect(extractFeatures(m, computeSignals(m, ctx()), true).names, body).toContain('in:consent')
+    }
   })
 
   it('counts a salutation to "the business owner" as cold outreach, in several languages', () => {

@@ -131,7 +131,21 @@ const STOPWORDS = new Set(
     // Swedish, Norwegian and Danish.
     'dig din ditt dina er ert era oss vår våra vårt mig sig hur när där här nu bara kommer vara blir hade skulle kunna de dem ' +
     'han hon denna detta dessa vad vem vilka efter mellan utan hos vid mot deg meg seg dine våre hva hvor hun denne dette disse ' +
-    'hvem etter mellom uten være hadde kunne dere jer os vores hvad hvornår kun bliver havde mellem uden mod'
+    'hvem etter mellom uten være hadde kunne dere jer os vores hvad hvornår kun bliver havde mellem uden mod ' +
+    // Polish, Czech and Slovak, Finnish, Hungarian, Romanian, Turkish.
+    'w z do ten tym tego tej być był była było są będzie mam mamy macie pani państwo pana panu go mu jej ich nam wam mnie ' +
+    'ci co gdy gdzie już jeszcze tylko bardzo też także przez przy pod nad przed bez u i lub ale albo więc bo jeśli może można ' +
+    'v ve je jsem jsme jste jsou být byl byla bylo bude budu s ze k ke při že který která které tento tato toto jako nebo ' +
+    'také už ještě jen velmi mě mně vám vás vy váš vaše vaši náš naše máme máte má som sme ste sú bol bola bolo pre ktorý ' +
+    'ktorá ako alebo aj tiež ešte len veľmi ma vaša ' +
+    'ja ei ole oli olen olemme olette ovat hän minä sinä että kun jos mutta tai myös vielä jo nyt tämä tämän tässä sen siitä ' +
+    'mitä mikä joka jotka kanssa ilman koska niin kuin voi voisi teidän meidän minun sinun teille meille ' +
+    'az egy és vagy hogy ez ezt azt van volt lesz vannak már még csak nagyon meg el ki fel mint mert amely ami aki én ő ' +
+    'ti ők önök ön nekem számára után előtt között ' +
+    'și sau este sunt fost au ai în pe din pentru că ce cum nu mai ea noi voi ei ele dumneavoastră vă ne îmi îți ale lui ' +
+    'unui unei această acest aceasta acesta după până fără între despre ' +
+    've veya ama bir bu şu ile için gibi mı mü ben sen biz siz onlar bana bize daha çok nasıl neden ise fakat sonra önce ' +
+    'kadar var yok olan olarak'
   ).split(' '),
 )
 /** Stop-word hashes in a small open-addressing table (checked for every word, so no Set). */

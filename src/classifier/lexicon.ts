@@ -293,6 +293,17 @@ export const LEXICON: PhraseGroup[] = [
       'tu último pedido', 'por ser cliente nuestro', 'als kunde', 'als kundin', 'ihre letzte bestellung', 'als abonnent',
       'come cliente', 'il tuo ultimo ordine', 'in quanto cliente', 'als klant', 'je laatste bestelling', 'uw laatste bestelling',
       'som kund', 'som kunde',
+      // Polish, Czech, Slovak, Finnish, Swedish, Danish, Norwegian, Hungarian, Romanian, Turkish.
+      'twoje konto', 'twoim koncie', 'na twoim koncie', 'jako klient', 'jako subskrybent', 'zapisałeś się', 'zapisałaś się',
+      'program lojalnościowy', 'twoje ostatnie zamówienie', 'otrzymujesz tę wiadomość', 'naszych klientów', 'váš účet', 'vašem účtu',
+      'jako zákazník', 'jako náš zákazník', 'přihlásili jste se', 'odebíráte', 'odběr novinek', 'věrnostní program',
+      'vaše poslední objednávka', 'ako zákazník', 'prihlásili ste sa', 'odoberáte', 'tilisi', 'asiakkaana', 'kanta-asiakas',
+      'kanta asiakas', 'olet tilannut', 'uutiskirjeen tilaajana', 'viimeisin tilauksesi', 'saat tämän viestin', 'ditt konto',
+      'din konto', 'du prenumererar', 'som medlem', 'din senaste beställning', 'du får detta mejl', 'du modtager denne',
+      'du mottar denne', 'du er tilmeldt', 'du er påmeldt', 'fiókodban', 'fiókjában', 'feliratkoztál', 'feliratkozott',
+      'törzsvásárló', 'utolsó rendelésed', 'levelet azért kapod', 'contul tău', 'contul dvs', 'te-ai abonat', 'v-ați abonat',
+      'ca și client', 'ultima ta comandă', 'primești acest e-mail', 'hesabınız', 'hesabınızda', 'abone oldunuz', 'üyemiz olarak',
+      'son siparişiniz', 'bu e-postayı',
     ],
   },
   {
@@ -323,6 +334,10 @@ export const LEXICON: PhraseGroup[] = [
       'disiscriviti', 'disiscriverti', 'cancellarti', 'darse de baja', 'darte de baja', 'cancelar suscripción', 'descadastrar',
       'cancelar inscrição', 'uitschrijven', 'afmelden', 'manage your preferences', 'manage preferences', 'email preferences',
       'e-mail preferences', 'manage your subscriptions', 'manage subscriptions', 'manage your email', 'avmelde', 'avregistrera',
+      'wypisz się', 'wypisać się', 'rezygnacja z subskrypcji', 'nie chcę otrzymywać', 'odhlásit', 'odhlásit se', 'odhlášení',
+      'zrušit odběr', 'odhlásiť', 'zrušiť odber', 'peruuta tilaus', 'peru tilaus', 'lopeta tilaus', 'avsluta prenumerationen',
+      'avprenumerera', 'afmeld', 'frameld', 'meld deg av', 'leiratkozás', 'leiratkozhatsz', 'leiratkozni', 'dezabonare',
+      'dezabonează', 'dezabonați', 'abonelikten çık', 'aboneliğinizi iptal',
     ],
   },
   {
@@ -365,5 +380,12 @@ export const EVERYDAY_WORDS = (
   'sehr danke vielen dank gern bonjour bonsoir salut merci cordialement salutations bien sincères bonne journée ' +
   'ciao buongiorno buonasera grazie saluti cordiali distinti caro cara gentile hola buenos buenas días tardes gracias saludos ' +
   'atentamente querido querida olá oi bom dia tarde obrigado obrigada abraço abraços atenciosamente prezado prezada ' +
-  'hoi beste groet groeten vriendelijke bedankt hartelijk dag'
+  'hoi beste groet groeten vriendelijke bedankt hartelijk dag ' +
+  'hej hei tack takk tak hälsningar hilsen hilsner venlig vennlig vänliga vennlige mvh ' +
+  'dzień dobry pozdrawiam pozdrowienia serdecznie dziękuję dziękujemy szanowny szanowna szanowni witam cześć proszę ' +
+  'dobrý dobrá děkuji děkujeme ďakujem pozdravem pozdravom zdravím vážený vážená vážení ahoj prosím ' +
+  'moi kiitos terveisin ystävällisin parhain hyvää päivää arvoisa ' +
+  'napot kívánok üdvözlettel köszönöm köszönjük tisztelt kedves szia üdv ' +
+  'bună buna ziua mulțumesc multumesc mulțumim multumim stimă stima stimate stimată salut ' +
+  'merhaba teşekkürler teşekkür ederim saygılarımla iyi günler sevgiler rica'
 ).split(' ')
