@@ -208,6 +208,13 @@ describe('classify: recipient-directed requests', () => {
       'Vi a vaga de Product Designer e gostava de me candidatar. mild',
       'Regarding your application for a market stall: we still need your insurance certificate. mild',
       'En relación con su solicitud, falta un certificado. mild',
+      'Dzień dobry, ile kosztuje 200 sztuk? mild',
+      'Dobrý den, rádi bychom objednali 40 kusů. mild',
+      'Hyvä vastaanottaja, haluaisimme tilata 30 kiuaskiveä. mild',
+      'Jó napot, mennyibe kerül a terem bérlése? mild',
+      'Bună ziua, am comandat două cutii și nu a ajuns nimic. mild',
+      'Merhaba, özgeçmişimi ekte gönderiyorum. mild',
+      'Hej, jag är journalist och skriver en artikel om kaffe. mild',
     ]) {
       const a = analyse(msg({ body: bytes(body) }), ctx(), model)
       expect(a.signals.requestPhrases.length, body).toBeGreaterThan(0)
@@ -222,8 +229,10 @@ describe('classify: recipient-directed requests', () => {
       'Could you send me your label sizes? We offer free samples. mild',
       'I saw the role you posted. We have qualified candidates available. mild',
       'Könnten Sie uns ein Angebot machen? Wir bieten unverbindlich eine Analyse. mild',
+      'Dobrý den, kolik stojí váš web? Nabízíme tvorbu webů na míru. mild',
+      'Hei, paljonko maksaa mainontanne? Tarjoamme hakukoneoptimointia. mild',
     ]) {
-      const a = analyse(msg({ body }), ctx(), model)
+      const a = analyse(msg({ body: bytes(body) }), ctx(), model)
       expect(a.signals.pitch, body).toBe(true)
       expect(a.pUnwanted, body).toBeCloseTo(sigmoid(a.prediction.logit), 9)
     }
