@@ -1,6 +1,7 @@
 // npm run eval: figures for the SpamAssassin test split (index % 5 == 0), corpus/heldout and the
 // hand-written probes (src/classifier/testing/probes), with default settings (balanced strictness,
-// threshold 0.7). --probes lists every probe, --verbose every mistake, --cv adds cross-validation.
+// threshold 0.7). --probes lists every probe, --verbose every mistake, --cv adds cross-validation
+// (by mailbox on corpus/train, and SpamAssassin validation folds).
 // See docs/classifier.md ("Evaluation").
 
 import { parseRawMessage } from '#classifier/message.ts'
@@ -13,6 +14,7 @@ import { buildTrainingSet } from './lib/training-set.ts'
 import { loadModel, serialiseModel, trainModel } from '#classifier/model.ts'
 import { calibrationError, confusion, f3, formatConfusion, formatTable, pct, prf } from './lib/metrics.ts'
 import { runProbes } from './lib/probes.ts'
+import { foldsByMailbox, SPAM_ASSASSIN_VALIDATION_FOLDS, spamAssassinFold } from './lib/folds.ts'
 
 const verbose = process.argv.includes('--verbose')
 const crossValidate = process.argv.includes('--cv')
@@ -183,19 +185,17 @@ out(
 )
 
 // --- Cross-validation on corpus/train (--cv) ------------------------------------------------------
-// For choosing training settings without looking at corpus/heldout: 4 folds over the own corpus,
-// each model trained on all SpamAssassin train-split mail plus the other three folds.
+// For choosing training settings without looking at corpus/heldout or the SpamAssassin test split:
+// 4 folds over the own corpus by mailbox, each model trained on all SpamAssassin train-split mail
+// plus the other three folds; then SpamAssassin validation folds (train-split index % 5 = 1…4), each
+// classified by a model trained on the rest of the train split and the whole own corpus.
 if (crossValidate) {
   out()
   out('== 4-fold cross-validation on corpus/train, folds by mailbox ==')
-  const { examples, corpus, corpusStart } = buildTrainingSet()
+  const { examples, corpus, corpusStart, spamAssassinIndex } = buildTrainingSet()
   const folds = 4
   const pairs: [string, string][] = []
-  // Folds by mailbox: every mailbox's mail is in one fold, so each fold is judged on mailboxes its
-  // model never saw (what a new user's mailbox is).
-  const mailboxOf = (c: (typeof corpus)[number]) => c.context.me ?? c.mailboxSource
-  const mailboxes = [...new Set(corpus.map(mailboxOf))].sort()
-  const foldOfMessage = corpus.map((c) => mailboxes.indexOf(mailboxOf(c)) % folds)
+  const foldOfMessage = foldsByMailbox(corpus.map((c) => c.context.me ?? c.mailboxSource), folds)
   const foldOf = (i: number) => foldOfMessage[i] as number
   let cvMoved = 0
   for (let f = 0; f < folds; f++) {
@@ -222,6 +222,41 @@ if (crossValidate) {
         ['unwanted precision', f3(u.precision)],
         ['unwanted recall', f3(u.recall)],
         ['wanted mail that would be moved (defaults)', `${cvMoved}/${pairs.filter(([t]) => t !== 'unwanted').length}`],
+      ],
+    ),
+  )
+
+  out()
+  out('== SpamAssassin validation folds (train split, index % 5 = 1…4) ==')
+  const validation = loadSpamAssassin().filter((item) => !isSpamAssassinTest(item))
+  const saValPairs: [string, string][] = []
+  let hardHam = 0
+  let hardHamUnwanted = 0
+  for (const f of SPAM_ASSASSIN_VALIDATION_FOLDS) {
+    const trainOn = examples.filter((_, i) => i >= corpusStart || spamAssassinFold(spamAssassinIndex[i] as number) !== f)
+    const m = loadModel(JSON.parse(serialiseModel(trainModel(trainOn))))
+    for (const item of validation) {
+      if (spamAssassinFold(item.index) !== f) continue
+      let d: Decision
+      try {
+        d = classify(parseRawMessage(item.text), ctx, m)
+      } catch {
+        continue
+      }
+      saValPairs.push([isSpam(item) ? 'unwanted' : 'wanted', d.category])
+      if (item.group === 'hard-ham-1') {
+        hardHam++
+        if (d.category === 'unwanted') hardHamUnwanted++
+      }
+    }
+  }
+  const v = prf(saValPairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
+  out(
+    formatTable(
+      ['validation figure', 'value'],
+      [
+        ['unwanted precision / recall / F1', `${f3(v.precision)} / ${f3(v.recall)} / ${f3(v.f1)}`],
+        ['hard ham called unwanted', `${hardHamUnwanted}/${hardHam}`],
       ],
     ),
   )

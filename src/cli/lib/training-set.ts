@@ -48,8 +48,19 @@ export function looksEnglish(text: string): boolean {
   return (head.match(ENGLISH)?.length ?? 0) / words.length >= 0.08
 }
 
-export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeight = CORPUS_WEIGHT, saWantedWeight = SA_WANTED_WEIGHT): { examples: TrainingExample[]; counts: Record<string, number>; corpus: CorpusMessage[]; corpusStart: number } {
+export interface TrainingSet {
+  examples: TrainingExample[]
+  counts: Record<string, number>
+  corpus: CorpusMessage[]
+  /** Examples before this index are SpamAssassin mail; corpus[i] is examples[corpusStart + i]. */
+  corpusStart: number
+  /** The SpamAssassin item index of each example before corpusStart (for validation folds). */
+  spamAssassinIndex: number[]
+}
+
+export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeight = CORPUS_WEIGHT, saWantedWeight = SA_WANTED_WEIGHT): TrainingSet {
   const examples: TrainingExample[] = []
+  const spamAssassinIndex: number[] = []
   const counts: Record<string, number> = {}
   const bump = (k: string) => (counts[k] = (counts[k] ?? 0) + 1)
   const ctx = emptyContext()
@@ -64,6 +75,7 @@ export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeig
     }
     const s = computeSignals(message, ctx)
     const features = extractFeatures(message, s, true)
+    spamAssassinIndex.push(item.index)
     if (isSpam(item)) {
       // 2002 spam in other languages would teach "not English = spam"; the own corpus covers
       // non-English outreach, so such spam counts for little.
@@ -88,5 +100,5 @@ export function buildTrainingSet(log: (s: string) => void = () => {}, corpusWeig
     bump('corpus:' + c.label)
   }
   log(`Own corpus (train): ${corpus.length} messages`)
-  return { examples, counts, corpus, corpusStart }
+  return { examples, counts, corpus, corpusStart, spamAssassinIndex }
 }
