@@ -8,7 +8,9 @@ import { parseRawMessage } from '#classifier/message.ts'
 import { analyse, classify } from '#classifier/classify.ts'
 import { CATEGORIES, emptyContext } from '#classifier/types.ts'
 import type { Decision } from '#classifier/types.ts'
-import { isSpam, isSpamAssassinTest, loadCorpus, loadSpamAssassin } from './lib/corpus.ts'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { corpusRoot, isSpam, isSpamAssassinTest, loadCorpus, loadSpamAssassin } from './lib/corpus.ts'
 import { readModel } from './lib/model-file.ts'
 import { buildTrainingSet } from './lib/training-set.ts'
 import { loadModel, serialiseModel, trainModel } from '#classifier/model.ts'
@@ -96,6 +98,16 @@ const hPairs: [string, string][] = []
 const hCalibration: { p: number; y: number }[] = []
 let wantedMoved = 0
 const bySubset = new Map<string, { pairs: [string, string][]; moved: number }>()
+// The batches the held-out mail was written in (corpus/heldout/batches.json: batch → mailbox lists),
+// each with its own history of use (docs/classifier.md, "Evaluation").
+const batchOfSource = new Map<string, string>()
+const batchesFile = join(corpusRoot(), 'heldout', 'batches.json')
+if (existsSync(batchesFile)) {
+  for (const [batch, sources] of Object.entries(JSON.parse(readFileSync(batchesFile, 'utf8')) as Record<string, string[]>)) {
+    for (const source of sources) batchOfSource.set(source, batch)
+  }
+}
+const byBatch = new Map<string, { pairs: [string, string][]; moved: number }>()
 for (const c of held) {
   const d = classify(c.message, c.context, model)
   const a = analyse(c.message, c.context, model)
@@ -107,6 +119,13 @@ for (const c of held) {
   sub.pairs.push([c.label, d.category])
   if (c.label !== 'unwanted' && d.action === 'filter') sub.moved++
   bySubset.set(subset, sub)
+  const batchName = batchOfSource.get(c.mailboxSource)
+  if (batchName) {
+    const batch = byBatch.get(batchName) ?? { pairs: [], moved: 0 }
+    batch.pairs.push([c.label, d.category])
+    if (c.label !== 'unwanted' && d.action === 'filter') batch.moved++
+    byBatch.set(batchName, batch)
+  }
   if (verbose && d.category !== c.label) {
     out(`  miss ${c.file.replace(process.cwd() + '/', '')} (${c.label}) → ${d.category} ${d.confidence} [${d.source}]: ${d.reasons.join(' | ')}`)
   }
@@ -147,18 +166,23 @@ if (held.length === 0) {
       ],
     ),
   )
+  const subsetRows = (subsets: Map<string, { pairs: [string, string][]; moved: number }>, label: (name: string) => string) =>
+    [...subsets].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
+      const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
+      const called = sub.pairs.filter(([, p]) => p === 'unwanted').length
+      const right = sub.pairs.filter(([t, p]) => t === 'unwanted' && p === 'unwanted').length
+      const wanted = sub.pairs.filter(([t]) => t !== 'unwanted').length
+      const precision = `${f3(r.precision)} (${right} of ${called})`
+      return [label(name), sub.pairs.length, pct(sub.pairs.filter(([t, p]) => t === p).length / sub.pairs.length), precision, f3(r.recall), `${sub.moved}/${wanted}`]
+    })
+  const columns = ['messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved']
+  if (byBatch.size > 1) {
+    out()
+    out(formatTable(['held-out by batch', ...columns], subsetRows(byBatch, (name) => `batch ${name}`)))
+  }
   if (bySubset.size > 1) {
     out()
-    out(
-      formatTable(
-        ['held-out by mailbox list', 'messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved'],
-        [...bySubset].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
-          const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
-          const wanted = sub.pairs.filter(([t]) => t !== 'unwanted').length
-          return [name, sub.pairs.length, pct(sub.pairs.filter(([t, p]) => t === p).length / sub.pairs.length), f3(r.precision), f3(r.recall), `${sub.moved}/${wanted}`]
-        }),
-      ),
-    )
+    out(formatTable(['held-out by mailbox list', ...columns], subsetRows(bySubset, (name) => name)))
   }
 }
 
