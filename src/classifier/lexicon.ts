@@ -418,6 +418,6 @@ export const EVERYDAY_WORDS = (
   'dobrý dobrá děkuji děkujeme ďakujem pozdravem pozdravom zdravím vážený vážená vážení ahoj prosím ' +
   'moi kiitos terveisin ystävällisin parhain hyvää päivää arvoisa ' +
   'napot kívánok üdvözlettel köszönöm köszönjük tisztelt kedves szia üdv ' +
-  'bună buna ziua mulțumesc multumesc mulțumim multumim stimă stima stimate stimată salut ' +
+  'bună buna ziua mulțumesc multumesc mulțumim multumim stimă stima stimate stimată ' +
   'merhaba teşekkürler teşekkür ederim saygılarımla iyi günler sevgiler rica'
 ).split(' ')

@@ -265,11 +265,18 @@ const REPLY_PREFIX = /^\s*((re|aw|sv|vs|antw|rif|r|res|odp|ynt)\s*(\[\d+\])?\s*:
 const FWD_PREFIX = /^\s*(fwd?|wg|tr|rv|i|enc)\s*:/i
 const NOREPLY = /^(no[-_.]?reply|do[-_.]?not[-_.]?reply|donotreply|noreply|mailer-daemon|notifications?|notify|alerts?|updates?|news(letter)?|info|hello|team|marketing|support|billing|receipts?|orders?|account|accounts|service|bounce[s]?)([-_.+].*)?$/i
 const ROLE = /^(info|hello|team|sales|marketing|contact|office|admin|support|news|newsletter|offers|deals|promo|promotions)([-_.+].*)?$/i
-const QUOTE_OR_FORWARD = /wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|schreef|skrev|napsal|napisał|a scris|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\n>|\n(von|de|da|van|från|fra|od|lähettäjä|feladó|de la|kimden|from) ?:/i
-// A reply's quoted header: "On … wrote:" in several languages, or Outlook's "From: … Sent:" block
-// (From/Von/De/Da/Van/Från/Fra/Od/Lähettäjä/Feladó/De la/Kimden, then Sent/Gesendet/Envoyé/…).
-const QUOTE_HEADER =
-  /(^|\n)\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|em .{5,120}escreveu:|op .{5,120}schreef|den .{5,120}skrev|dne .{5,120}napsal|pe .{5,120}a scris|-----\s*original message\s*-----|(von|from|de|da|van|från|fra|od|lähettäjä|feladó|de la|kimden) ?: .{3,120}\n\s*(gesendet|sent|envoyé|inviato|enviado|enviada|verzonden|skickat|sendt|wysłano|odesláno|lähetetty|elküldve|trimis|gönderildi) ?:)/i
+// Outlook's quoted header block, "From: … / Sent: …", in the corpus languages.
+const QUOTE_FROM = 'von|from|de|da|van|från|fra|od|lähettäjä|feladó|de la|kimden'
+const QUOTE_SENT = 'gesendet|sent|envoyé|inviato|enviado|enviada|verzonden|skickat|sendt|wysłano|odesláno|lähetetty|elküldve|trimis|gönderildi'
+const QUOTE_OR_FORWARD = new RegExp(
+  `wrote:|schrieb|scritto:|a écrit|escribió:|escreveu:|schreef|skrev|napsal|napisał|a scris|original message|forwarded message|weitergeleitete nachricht|messaggio inoltrato|mensaje reenviado|\\n>|\\n(${QUOTE_FROM}) ?:`,
+  'i',
+)
+// A reply's quoted header: "On … wrote:" in several languages, or the Outlook block above.
+const QUOTE_HEADER = new RegExp(
+  `(^|\\n)\\s*(on .{5,120}wrote:|am .{5,120}schrieb|il .{5,120}scritto:|le .{5,120}a écrit|el .{5,120}escribió:|em .{5,120}escreveu:|op .{5,120}schreef|den .{5,120}skrev|dne .{5,120}napsal|pe .{5,120}a scris|-----\\s*original message\\s*-----|(${QUOTE_FROM}) ?: .{3,120}\\n\\s*(${QUOTE_SENT}) ?:)`,
+  'i',
+)
 
 const THREAD_ID_DOMAIN = /@([a-z0-9.-]+)>/g
 const ANGLE_BRACKETS = /[<>]/g

@@ -97,7 +97,15 @@ const held = loadCorpus('heldout')
 const hPairs: [string, string][] = []
 const hCalibration: { p: number; y: number }[] = []
 let wantedMoved = 0
-const bySubset = new Map<string, { pairs: [string, string][]; moved: number }>()
+type Subsets = Map<string, { pairs: [string, string][]; moved: number }>
+/** Adds one decision to the figures of subset `name`. */
+const tally = (subsets: Subsets, name: string, label: string, category: string, moved: boolean) => {
+  const sub = subsets.get(name) ?? { pairs: [], moved: 0 }
+  sub.pairs.push([label, category])
+  if (moved) sub.moved++
+  subsets.set(name, sub)
+}
+const bySubset: Subsets = new Map()
 // The batches the held-out mail was written in (corpus/heldout/batches.json: batch → mailbox lists),
 // each with its own history of use (docs/classifier.md, "Evaluation").
 const batchOfSource = new Map<string, string>()
@@ -107,25 +115,17 @@ if (existsSync(batchesFile)) {
     for (const source of sources) batchOfSource.set(source, batch)
   }
 }
-const byBatch = new Map<string, { pairs: [string, string][]; moved: number }>()
+const byBatch: Subsets = new Map()
 for (const c of held) {
   const d = classify(c.message, c.context, model)
   const a = analyse(c.message, c.context, model)
   if (!a.ruleDecision) hCalibration.push({ p: a.pUnwanted, y: c.label === 'unwanted' ? 1 : 0 })
   hPairs.push([c.label, d.category])
-  if (c.label !== 'unwanted' && d.action === 'filter') wantedMoved++
-  const subset = c.mailboxSource ? `mailboxes of ${c.mailboxSource}` : 'no known mailbox'
-  const sub = bySubset.get(subset) ?? { pairs: [], moved: 0 }
-  sub.pairs.push([c.label, d.category])
-  if (c.label !== 'unwanted' && d.action === 'filter') sub.moved++
-  bySubset.set(subset, sub)
+  const moved = c.label !== 'unwanted' && d.action === 'filter'
+  if (moved) wantedMoved++
+  tally(bySubset, c.mailboxSource ? `mailboxes of ${c.mailboxSource}` : 'no known mailbox', c.label, d.category, moved)
   const batchName = batchOfSource.get(c.mailboxSource)
-  if (batchName) {
-    const batch = byBatch.get(batchName) ?? { pairs: [], moved: 0 }
-    batch.pairs.push([c.label, d.category])
-    if (c.label !== 'unwanted' && d.action === 'filter') batch.moved++
-    byBatch.set(batchName, batch)
-  }
+  if (batchName) tally(byBatch, batchName, c.label, d.category, moved)
   if (verbose && d.category !== c.label) {
     out(`  miss ${c.file.replace(process.cwd() + '/', '')} (${c.label}) → ${d.category} ${d.confidence} [${d.source}]: ${d.reasons.join(' | ')}`)
   }
@@ -166,7 +166,7 @@ if (held.length === 0) {
       ],
     ),
   )
-  const subsetRows = (subsets: Map<string, { pairs: [string, string][]; moved: number }>, label: (name: string) => string) =>
+  const subsetRows = (subsets: Subsets, label: (name: string) => string) =>
     [...subsets].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
       const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
       const called = sub.pairs.filter(([, p]) => p === 'unwanted').length
