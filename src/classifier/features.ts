@@ -11,7 +11,11 @@ import { EVERYDAY_WORDS, LEXICON, NO_PITCH_GROUPS, WEAK_OUTREACH } from './lexic
 import type { PhraseGroup } from './lexicon.ts'
 
 export interface FeatureVector {
-  /** Hashes of the feature names (what the model looks up): first the words, then the rest. */
+  /**
+   * Hashes of the feature names (what the model looks up): first the words, then the rest. Without
+   * names (classifying, not training) this is a view of a buffer the next extractFeatures call
+   * overwrites: the caller scores it at once and keeps nothing.
+   */
   hashes: Int32Array
   /** hashes[0 … wordCount) are word features with value wordValue; the others have value 1. */
   wordCount: number
@@ -624,7 +628,7 @@ export function extractFeatures(message: NormalisedMessage, s: Signals, withName
     buffer.push(h)
     if (names) names.push(f)
   }
-  const hashes = buffer.out.slice(0, buffer.length)
+  const hashes = names ? buffer.out.slice(0, buffer.length) : buffer.out.subarray(0, buffer.length)
   return names ? { hashes, wordCount, wordValue, names } : { hashes, wordCount, wordValue }
 }
 

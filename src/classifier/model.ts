@@ -42,13 +42,18 @@ export interface ModelFile {
 export interface Model {
   /** What the model was trained on (counts only, from the file). */
   trainedOn: Record<string, number>
-  /** Open-addressing table: feature-name hash → row in `weights` (each row: [unwanted, ...wanted]). */
-  slots: Int32Array
-  slotRows: Int32Array
+  /**
+   * Open-addressing table of SLOT_WORDS 32-bit words per slot, so that a feature's hash, its row
+   * and its weights share one cache line (predict is bound by memory reads, not arithmetic):
+   * [hash, row (-1: empty), unwanted weight, ...wanted weights, unused], viewed as integers in
+   * `table` and as float32 weights in `tableWeights` (the same memory).
+   */
+  table: Int32Array
+  tableWeights: Float32Array
   mask: number
   /** 2^18-bit filter of the known hashes: most words of a message are unknown and stop here. */
   filter: Uint32Array
-  weights: Float32Array
+  /** Feature names by row, for reasons. */
   names: string[]
   unwantedBias: number
   platt: [number, number]
@@ -58,6 +63,9 @@ export interface Model {
 
 const STRIDE = 1 + WANTED_CATEGORIES.length
 if (STRIDE !== 5) throw new Error('predict keeps one accumulator per wanted kind: update it with WANTED_CATEGORIES')
+/** Words per table slot: hash, row and STRIDE weights, rounded up to 32 bytes (half a cache line). */
+const SLOT_WORDS = 8
+const SLOT_SHIFT = 3
 /**
  * Contributions (in raw log-odds) smaller than this are never cited in a reason, so predict does
  * not keep them in its top lists (keeping every contribution costs half of predict's time).
@@ -94,10 +102,10 @@ export function loadModel(json: unknown): Model {
   const names = new Array<string>(rows.length)
   let size = 1024
   while (size < rows.length * 2) size *= 2
-  const slots = new Int32Array(size)
-  const slotRows = new Int32Array(size).fill(-1)
+  const table = new Int32Array(size * SLOT_WORDS)
+  const tableWeights = new Float32Array(table.buffer)
+  for (let i = 1; i < table.length; i += SLOT_WORDS) table[i] = -1
   const mask = size - 1
-  const weights = new Float32Array(rows.length * STRIDE)
   const filter = new Uint32Array(FILTER_WORDS)
   for (let row = 0; row < rows.length; row++) {
     const r = rows[row] as [string, ...number[]]
@@ -106,20 +114,19 @@ export function loadModel(json: unknown): Model {
     const h = featureHash(name)
     const bit = h & FILTER_MASK
     filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31))
-    let i = h & mask
-    while (slotRows[i] !== -1 && slots[i] !== h) i = (i + 1) & mask
-    if (slotRows[i] !== -1) continue // 32-bit hash collision between two names: the first one wins
-    slots[i] = h
-    slotRows[i] = row
-    for (let c = 0; c < STRIDE; c++) weights[row * STRIDE + c] = (r[c + 1] as number | undefined) ?? 0
+    let b = (h & mask) << SLOT_SHIFT
+    while (table[b + 1] !== -1 && table[b] !== h) b = (b + SLOT_WORDS) & (mask << SLOT_SHIFT)
+    if (table[b + 1] !== -1) continue // 32-bit hash collision between two names: the first one wins
+    table[b] = h
+    table[b + 1] = row
+    for (let c = 0; c < STRIDE; c++) tableWeights[b + 2 + c] = (r[c + 1] as number | undefined) ?? 0
   }
   return {
     trainedOn: a.trainedOn ?? {},
-    slots,
-    slotRows,
+    table,
+    tableWeights,
     mask,
     filter,
-    weights,
     names,
     unwantedBias: a.unwanted.bias,
     platt: a.unwanted.platt,
@@ -190,7 +197,8 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   let z2 = model.wantedBias[2] as number
   let z3 = model.wantedBias[3] as number
   const { hashes, wordCount, wordValue } = fv
-  const { slots, slotRows, mask, weights, filter } = model
+  const { table, tableWeights: weights, filter } = model
+  const slotMask = model.mask << SLOT_SHIFT
   const top = TOP
   const bottom = BOTTOM
   top.length = 0
@@ -199,21 +207,20 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
     const h = hashes[i] as number
     const bit = h & FILTER_MASK
     if ((((filter[bit >>> 5] as number) >>> (bit & 31)) & 1) === 0) continue
-    let slot = h & mask
-    let row = slotRows[slot] as number
-    while (row !== -1 && slots[slot] !== h) {
-      slot = (slot + 1) & mask
-      row = slotRows[slot] as number
+    let b = (h << SLOT_SHIFT) & slotMask
+    let row = table[b + 1] as number
+    while (row !== -1 && table[b] !== h) {
+      b = (b + SLOT_WORDS) & slotMask
+      row = table[b + 1] as number
     }
     if (row === -1) continue
     const v = i < wordCount ? wordValue : 1
-    const base = row * STRIDE
-    const wu = (weights[base] as number) * v
+    const wu = (weights[b + 2] as number) * v
     raw += wu
-    z0 += (weights[base + 1] as number) * v
-    z1 += (weights[base + 2] as number) * v
-    z2 += (weights[base + 3] as number) * v
-    z3 += (weights[base + 4] as number) * v
+    z0 += (weights[b + 3] as number) * v
+    z1 += (weights[b + 4] as number) * v
+    z2 += (weights[b + 5] as number) * v
+    z3 += (weights[b + 6] as number) * v
     if (explain) {
       if (wu >= MIN_EXPLAINED) top.offer(row, wu)
       else if (wu <= -MIN_EXPLAINED) bottom.offer(row, -wu)
