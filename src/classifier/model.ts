@@ -106,6 +106,7 @@ export function loadModel(json: unknown): Model {
   const tableWeights = new Float32Array(table.buffer)
   for (let i = 1; i < table.length; i += SLOT_WORDS) table[i] = -1
   const mask = size - 1
+  const slotMask = mask << SLOT_SHIFT
   const filter = new Uint32Array(FILTER_WORDS)
   for (let row = 0; row < rows.length; row++) {
     const r = rows[row] as [string, ...number[]]
@@ -114,8 +115,8 @@ export function loadModel(json: unknown): Model {
     const h = featureHash(name)
     const bit = h & FILTER_MASK
     filter[bit >>> 5] = (filter[bit >>> 5] as number) | (1 << (bit & 31))
-    let b = (h & mask) << SLOT_SHIFT
-    while (table[b + 1] !== -1 && table[b] !== h) b = (b + SLOT_WORDS) & (mask << SLOT_SHIFT)
+    let b = (h << SLOT_SHIFT) & slotMask
+    while (table[b + 1] !== -1 && table[b] !== h) b = (b + SLOT_WORDS) & slotMask
     if (table[b + 1] !== -1) continue // 32-bit hash collision between two names: the first one wins
     table[b] = h
     table[b + 1] = row
