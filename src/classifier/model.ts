@@ -50,7 +50,8 @@ export interface Model {
    */
   table: Int32Array
   tableWeights: Float32Array
-  mask: number
+  /** (slots - 1) << SLOT_SHIFT: masks a hash shifted to its slot's first word. */
+  slotMask: number
   /** 2^18-bit filter of the known hashes: most words of a message are unknown and stop here. */
   filter: Uint32Array
   /** Feature names by row, for reasons. */
@@ -105,8 +106,7 @@ export function loadModel(json: unknown): Model {
   const table = new Int32Array(size * SLOT_WORDS)
   const tableWeights = new Float32Array(table.buffer)
   for (let i = 1; i < table.length; i += SLOT_WORDS) table[i] = -1
-  const mask = size - 1
-  const slotMask = mask << SLOT_SHIFT
+  const slotMask = (size - 1) << SLOT_SHIFT
   const filter = new Uint32Array(FILTER_WORDS)
   for (let row = 0; row < rows.length; row++) {
     const r = rows[row] as [string, ...number[]]
@@ -126,7 +126,7 @@ export function loadModel(json: unknown): Model {
     trainedOn: a.trainedOn ?? {},
     table,
     tableWeights,
-    mask,
+    slotMask,
     filter,
     names,
     unwantedBias: a.unwanted.bias,
@@ -198,8 +198,7 @@ export function predict(model: Model, fv: FeatureVector, explain = false): Predi
   let z2 = model.wantedBias[2] as number
   let z3 = model.wantedBias[3] as number
   const { hashes, wordCount, wordValue } = fv
-  const { table, tableWeights: weights, filter } = model
-  const slotMask = model.mask << SLOT_SHIFT
+  const { table, tableWeights: weights, slotMask, filter } = model
   const top = TOP
   const bottom = BOTTOM
   top.length = 0

@@ -2,10 +2,10 @@
 // SpamAssassin corpus on one core, and per-message latency for already-parsed messages.
 
 import { parseRawMessage } from '#classifier/message.ts'
-import type { NormalisedMessage } from '#classifier/message.ts'
 import { classify } from '#classifier/classify.ts'
 import { emptyContext } from '#classifier/types.ts'
 import { loadSpamAssassin } from './lib/corpus.ts'
+import { cpuMs, parseAll } from './lib/bench.ts'
 import { MODEL_PATH } from './lib/model-file.ts'
 import { readFileSync } from 'node:fs'
 import { loadModel } from '#classifier/model.ts'
@@ -18,12 +18,6 @@ const loadMs = performance.now() - t0
 const items = loadSpamAssassin()
 const context = emptyContext()
 const bytes = items.reduce((s, i) => s + i.text.length, 0)
-
-/** CPU time of this process in ms: the benchmark reports work per core, not what other processes leave over. */
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
 
 function rawPass(): { ms: number; cpu: number; decided: number } {
   const start = performance.now()
@@ -50,14 +44,7 @@ const best = runs.reduce((a, b) => (a.cpu < b.cpu ? a : b))
 const rawRate = (items.length / best.cpu) * 1000
 const rawWallRate = (items.length / Math.min(...runs.map((r) => r.ms))) * 1000
 
-const parsed: NormalisedMessage[] = []
-for (const item of items) {
-  try {
-    parsed.push(parseRawMessage(item.text))
-  } catch {
-    // skipped
-  }
-}
+const parsed = parseAll(items)
 for (const m of parsed) classify(m, context, model)
 // Throughput: a plain loop (no timers inside), best run by CPU time.
 let parsedCpu = Infinity

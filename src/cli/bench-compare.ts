@@ -7,13 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { parseRawMessage } from '#classifier/message.ts'
 import type { NormalisedMessage } from '#classifier/message.ts'
 import { emptyContext } from '#classifier/types.ts'
 import type { ClassifierContext, Decision } from '#classifier/types.ts'
 import type * as ClassifyModule from '#classifier/classify.ts'
 import type * as ModelModule from '#classifier/model.ts'
 import { loadSpamAssassin } from './lib/corpus.ts'
+import { cpuMs, parseAll } from './lib/bench.ts'
 
 type Classify = (message: NormalisedMessage, context: ClassifierContext) => Decision
 
@@ -48,18 +48,7 @@ const versions = [
   { name: other, classify: await classifierOf(other) },
 ]
 const context = emptyContext()
-const messages: NormalisedMessage[] = []
-for (const item of loadSpamAssassin()) {
-  try {
-    messages.push(parseRawMessage(item.text))
-  } catch {
-    // malformed: skipped by both
-  }
-}
-const cpuMs = () => {
-  const u = process.cpuUsage()
-  return (u.user + u.system) / 1000
-}
+const messages = parseAll(loadSpamAssassin())
 for (const v of versions) for (const m of messages) v.classify(m, context) // warm-up (JIT)
 const perMessage = versions.map(() => [] as number[])
 for (let r = 0; r < rounds; r++) {
