@@ -246,6 +246,8 @@ if (crossValidate) {
         ['unwanted precision', f3(u.precision)],
         ['unwanted recall', f3(u.recall)],
         ['wanted mail that would be moved (defaults)', `${cvMoved}/${pairs.filter(([t]) => t !== 'unwanted').length}`],
+        // The cost the training settings are chosen by: a false alarm counts twice a miss (docs/decisions/006-classifier.md).
+        ['wanted called unwanted / outreach missed', `${u.falsePositives} / ${u.falseNegatives} (2·${u.falsePositives} + ${u.falseNegatives} = ${2 * u.falsePositives + u.falseNegatives})`],
       ],
     ),
   )

@@ -21,6 +21,10 @@ export interface Prf {
   recall: number
   f1: number
   support: number
+  /** Predicted positive but not (for unwanted: wanted mail called unwanted). */
+  falsePositives: number
+  /** Positive but not predicted (for unwanted: outreach let through). */
+  falseNegatives: number
 }
 
 export function prf(pairs: [string, string][], positive: (label: string) => boolean, positivePred: (p: string) => boolean): Prf {
@@ -39,7 +43,7 @@ export function prf(pairs: [string, string][], positive: (label: string) => bool
   const precision = tp + fp === 0 ? 1 : tp / (tp + fp)
   const recall = tp + fn === 0 ? 1 : tp / (tp + fn)
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall)
-  return { precision, recall, f1, support }
+  return { precision, recall, f1, support, falsePositives: fp, falseNegatives: fn }
 }
 
 export function formatTable(header: string[], rows: (string | number)[][]): string {
