@@ -169,10 +169,9 @@ if (held.length === 0) {
   const subsetRows = (subsets: Subsets, label: (name: string) => string) =>
     [...subsets].sort(([a], [b]) => a.localeCompare(b)).map(([name, sub]) => {
       const r = prf(sub.pairs, (t) => t === 'unwanted', (p) => p === 'unwanted')
-      const called = sub.pairs.filter(([, p]) => p === 'unwanted').length
-      const right = sub.pairs.filter(([t, p]) => t === 'unwanted' && p === 'unwanted').length
-      const wanted = sub.pairs.filter(([t]) => t !== 'unwanted').length
-      const precision = `${f3(r.precision)} (${right} of ${called})`
+      const right = r.support - r.falseNegatives
+      const wanted = sub.pairs.length - r.support
+      const precision = `${f3(r.precision)} (${right} of ${right + r.falsePositives})`
       return [label(name), sub.pairs.length, pct(sub.pairs.filter(([t, p]) => t === p).length / sub.pairs.length), precision, f3(r.recall), `${sub.moved}/${wanted}`]
     })
   const columns = ['messages', '5-way accuracy', 'unwanted precision', 'unwanted recall', 'wanted moved']
