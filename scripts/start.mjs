@@ -37,7 +37,12 @@ const current = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : ''
 if (current !== fingerprint) {
   console.log('Building the web client…')
   const { build } = await import('vite')
+  // Vite's build sets process.env.NODE_ENV to production for this whole process; the server must see
+  // the operator's value, or a first start would run as production and a later one would not.
+  const nodeEnv = process.env.NODE_ENV
   await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
+  if (nodeEnv === undefined) delete process.env.NODE_ENV
+  else process.env.NODE_ENV = nodeEnv
   writeFileSync(stampFile, fingerprint)
   console.log(`Client built in ${Math.round(performance.now() - started)} ms`)
 }
