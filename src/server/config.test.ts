@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, isDemoMode, loadConfig } from './config.ts'
+import { ConfigError, configWarnings, isDemoMode, loadConfig } from './config.ts'
 
 describe('loadConfig', () => {
   it('runs with no environment at all: demo mode for both providers, PGlite under ./data, port 3000', () => {
@@ -67,6 +67,7 @@ describe('loadConfig', () => {
     [{ ADMIN_EMAILS: 'boss@example.com,not-an-email' }, 'ADMIN_EMAILS'],
     [{ GOOGLE_CLIENT_ID: 'only-the-id' }, 'GOOGLE_CLIENT_SECRET'],
     [{ MICROSOFT_CLIENT_SECRET: 'only-the-secret' }, 'MICROSOFT_CLIENT_ID'],
+    [{ ALLOW_DEMO_SIGN_IN: 'yes' }, 'ALLOW_DEMO_SIGN_IN'],
   ])('rejects %j with a message naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError)
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`))
@@ -74,5 +75,36 @@ describe('loadConfig', () => {
 
   it('does not echo an invalid ADMIN_EMAILS value (it is personal data)', () => {
     expect(() => loadConfig({ ADMIN_EMAILS: 'secret.admin@example.com,bad' })).not.toThrow(/secret\.admin/)
+  })
+
+  // Issue 11 item 7: production with no OAuth credentials used to run demo sign-in silently.
+  it('stops production start-up without OAuth credentials unless demo sign-in is opted into', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError)
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/Google and Microsoft sign-in has no credentials.*ALLOW_DEMO_SIGN_IN=true/)
+    const googleOnly = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }
+    expect(() => loadConfig(googleOnly)).toThrow(/NODE_ENV=production but Microsoft sign-in has no credentials/)
+    const real = { ...googleOnly, MICROSOFT_CLIENT_ID: 'id', MICROSOFT_CLIENT_SECRET: 'secret' }
+    expect(isDemoMode(loadConfig(real))).toBe(false)
+    expect(isDemoMode(loadConfig({ NODE_ENV: 'production', ALLOW_DEMO_SIGN_IN: 'true' }))).toBe(true)
+    // Development and tests keep the no-setup demo.
+    expect(isDemoMode(loadConfig({}))).toBe(true)
+  })
+})
+
+describe('configWarnings', () => {
+  const production = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 's', MICROSOFT_CLIENT_ID: 'm', MICROSOFT_CLIENT_SECRET: 's' }
+
+  it('warns when production trusts X-Forwarded-For from anyone (TRUST_PROXY=true)', () => {
+    expect(configWarnings(loadConfig({ ...production, TRUST_PROXY: 'true' }))).toEqual([expect.stringMatching(/^TRUST_PROXY=true trusts X-Forwarded-For.*TRUST_PROXY=1/)])
+  })
+
+  it('stays quiet for a hop count, a list of addresses, or outside production', () => {
+    expect(configWarnings(loadConfig({ ...production, TRUST_PROXY: '1' }))).toEqual([])
+    expect(configWarnings(loadConfig({ ...production, TRUST_PROXY: '10.0.0.1' }))).toEqual([])
+    expect(configWarnings(loadConfig({ TRUST_PROXY: 'true' }))).toEqual([])
+  })
+
+  it('reminds the operator that production runs demo sign-in when it was opted into', () => {
+    expect(configWarnings(loadConfig({ NODE_ENV: 'production', ALLOW_DEMO_SIGN_IN: 'true' }))).toEqual([expect.stringMatching(/anyone can sign in as anyone/)])
   })
 })

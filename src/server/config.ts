@@ -71,6 +71,11 @@ const EnvSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
   DEMO_IDP_PORT: port(0),
+  /** Production only: runs demo sign-in (anyone signs in as anyone) on purpose, for a public demo. */
+  ALLOW_DEMO_SIGN_IN: z.preprocess(
+    (v) => (v === '' || v === undefined ? 'false' : v),
+    z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true'),
+  ),
 })
 
 export interface OAuthProviderConfig {
@@ -113,6 +118,8 @@ export interface Config {
   tokenEncryptionKey: string | undefined
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined }
   demoIdpPort: number
+  /** Production with demo sign-in, opted into with ALLOW_DEMO_SIGN_IN=true. */
+  allowDemoSignIn: boolean
 }
 
 export class ConfigError extends Error {
@@ -175,6 +182,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
   const msBase = `https://login.microsoftonline.com/${e.MICROSOFT_TENANT}`
 
+  // In production the local identity fakes would let anyone sign in as anyone, so demo sign-in
+  // needs an explicit opt-in (issue 11 item 7).
+  const demoProviders = [!e.GOOGLE_CLIENT_ID && 'Google', !e.MICROSOFT_CLIENT_ID && 'Microsoft'].filter(Boolean)
+  if (e.NODE_ENV === 'production' && demoProviders.length > 0 && !e.ALLOW_DEMO_SIGN_IN) {
+    throw new ConfigError(
+      `Invalid configuration: NODE_ENV=production but ${demoProviders.join(' and ')} sign-in has no credentials ` +
+        '(GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, MICROSOFT_CLIENT_ID/MICROSOFT_CLIENT_SECRET), so it would run the demo ' +
+        'sign-in in which anyone can sign in as anyone. Set the credentials, or ALLOW_DEMO_SIGN_IN=true to run a public demo on purpose.',
+    )
+  }
+
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -208,7 +226,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     demoIdpPort: e.DEMO_IDP_PORT,
+    allowDemoSignIn: e.ALLOW_DEMO_SIGN_IN,
   }
+}
+
+/** Settings that start the app but deserve an operator's attention; main.ts logs them at start. */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = []
+  if (config.nodeEnv === 'production' && config.trustProxy === true) {
+    warnings.push(
+      'TRUST_PROXY=true trusts X-Forwarded-For from every client, so any client can choose the IP address the app ' +
+        'records and rate-limits by. Set the number of proxies in front of the app (TRUST_PROXY=1) or their addresses instead.',
+    )
+  }
+  if (config.nodeEnv === 'production' && isDemoMode(config)) {
+    warnings.push('ALLOW_DEMO_SIGN_IN=true: demo sign-in is on in production, so anyone can sign in as anyone.')
+  }
+  return warnings
 }
 
 /** True when at least one sign-in provider runs against the local identity fakes. */

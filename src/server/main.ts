@@ -1,10 +1,17 @@
 import { performance } from 'node:perf_hooks'
 import { buildApp } from '#server/app.ts'
-import { ConfigError, DEMO_CREDENTIALS, isDemoMode, loadConfig, type Config } from '#server/config.ts'
+import { ConfigError, configWarnings, DEMO_CREDENTIALS, isDemoMode, loadConfig, type Config } from '#server/config.ts'
 import { migrateDatabase, openDatabase } from '#server/db/client.ts'
+import { DataDirError } from '#server/db/data-dir.ts'
 import { withDemoProviders } from '#server/demo-providers.ts'
 import { startJobs } from '#server/jobs/boss.ts'
 import { createLogger } from '#server/plugins/logging.ts'
+
+/**
+ * A close that never settles (a hung database) must not keep a stopped process alive. A handler
+ * cannot help when the event loop itself is blocked: signal handlers run on it (issue 11 item 7b).
+ */
+const CLOSE_DEADLINE_MS = 10_000
 
 /**
  * Process entry point (DESIGN "Shape of the code"): config → identity fakes in demo mode →
@@ -24,14 +31,24 @@ async function main() {
     throw error
   }
   const logger = createLogger(config)
+  for (const warning of configWarnings(config)) logger.warn(warning)
   const closers: Array<{ name: string; close: () => Promise<unknown> }> = []
 
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'shutting down')
+  const closeAllAndExit = async (code: number) => {
+    // Also the code if the event loop empties while a close is still pending.
+    process.exitCode = code
+    setTimeout(() => {
+      logger.error({ deadlineMs: CLOSE_DEADLINE_MS }, 'closing did not finish in time; exiting without waiting')
+      process.exit(code || 1)
+    }, CLOSE_DEADLINE_MS).unref()
     for (const { name, close } of closers.reverse()) {
       await close().catch((err: unknown) => logger.error({ err, component: name }, 'close failed'))
     }
-    process.exit(0)
+    process.exit(code)
+  }
+  const shutdown = async (signal: string) => {
+    logger.info({ signal }, 'shutting down')
+    await closeAllAndExit(0)
   }
   let shuttingDown = false
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -72,7 +89,7 @@ async function main() {
 
     const app = await buildApp({ config, db: handle.db })
     closers.push({ name: 'http', close: () => app.close() })
-    await app.listen({ host: config.host, port: config.port })
+    const address = await app.listen({ host: config.host, port: config.port })
     const listeningMs = Math.round(performance.now() - startedAt)
 
     // The job queue starts after HTTP is up: no request needs it, and it is the slowest part of a
@@ -81,13 +98,20 @@ async function main() {
     closers.push({ name: 'jobs', close: () => jobs.stop() })
 
     logger.info(
-      { url: config.appUrl, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
-      `Inbox Guard listening on ${config.appUrl} (${handle.kind}, started in ${listeningMs} ms)`,
+      { url: config.appUrl, address, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
+      // The bound address too: with PORT=0 the app URL's port says nothing.
+      `Inbox Guard listening on ${config.appUrl} (bound to ${address}; ${handle.kind}, started in ${listeningMs} ms)`,
     )
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed')
-    for (const { close } of closers.reverse()) await close().catch(() => {})
-    process.exit(1)
+    shuttingDown = true
+    if (error instanceof DataDirError) {
+      // An operator's mistake, not a bug: the message says what to do, and a stack would bury it.
+      console.error(error.message)
+      logger.fatal(error.message)
+    } else {
+      logger.fatal({ err: error }, 'start-up failed')
+    }
+    await closeAllAndExit(1)
   }
 }
 

@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { lockDataDir } from './data-dir.ts'
 import * as schema from './schema.ts'
 
 /** Both drivers share this type; services never need to know which one runs (decision 002). */
@@ -19,7 +20,7 @@ export type DatabaseHandle =
 
 export type DatabaseOptions =
   | { databaseUrl: string }
-  /** dataDir undefined = in memory (tests). */
+  /** dataDir undefined = in memory (tests), unlocked; a directory is locked to this process while open. */
   | { dataDir: string | undefined }
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url))
@@ -38,19 +39,38 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = drizzlePg({ client: pool, schema }) as unknown as Database
     return { kind: 'postgres', db, pool, connectionString: options.databaseUrl, close: () => pool.end() }
   }
-  let dir: string | undefined
-  if (options.dataDir) {
-    dir = path.resolve(options.dataDir, 'pglite')
-    mkdirSync(dir, { recursive: true })
+  if (!options.dataDir) return wrapPglite(await PGlite.create())
+
+  // One process per data directory (issue 11 item 1): the lock is taken before PGlite touches the
+  // files and released when the handle closes.
+  const lock = await lockDataDir(options.dataDir)
+  try {
+    const dir = path.join(lock.dir, 'pglite')
+    // Not `recursive: true`: the parent exists and was checked by lockDataDir (see data-dir.ts).
+    try {
+      mkdirSync(dir)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+    return wrapPglite(await PGlite.create(dir), () => lock.release())
+  } catch (error) {
+    lock.release()
+    throw error
   }
-  const pglite = await PGlite.create(dir)
+}
+
+function wrapPglite(pglite: PGlite, afterClose: () => void = () => {}): DatabaseHandle {
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Database
   return {
     kind: 'pglite',
     db,
     pglite,
     close: async () => {
-      if (!pglite.closed) await pglite.close()
+      try {
+        if (!pglite.closed) await pglite.close()
+      } finally {
+        afterClose()
+      }
     },
   }
 }
