@@ -51,4 +51,40 @@ describe('log redaction (SPEC 8)', () => {
     logger.error({ err: new Error('duplicate key for ada@example.com') }, 'failed')
     expect(text()).not.toContain('ada@example.com')
   })
+
+  // Issue 11 item 2: query parameters reached the log through err.params, err.message and err.stack.
+  it('logs a failed query by its shape and driver code, never its parameters or the values in the driver message', () => {
+    const { logger, text } = capture()
+    const driverError = Object.assign(new Error('invalid input syntax for type integer: "ada-secret-value"'), {
+      code: '22P02',
+      severity: 'ERROR',
+      routine: 'pg_strtoint32_safe',
+      detail: 'Key (lower(email))=(ada@example.com) already exists.',
+      where: 'SQL function "x" statement 1 with "ada-secret-value"',
+    })
+    const query = 'insert into "waitlist_entries" ("name", "email") values ($1, $2)'
+    const failed = Object.assign(new Error(`Failed query: ${query}\nparams: Ada Lovelace,ada@example.com,state-abc123`), {
+      query,
+      params: ['Ada Lovelace', 'ada@example.com', 'state-abc123'],
+      cause: driverError,
+    })
+    logger.error({ err: failed }, 'unhandled error')
+    const out = text()
+    for (const value of ['Ada Lovelace', 'ada@example.com', 'state-abc123', 'ada-secret-value', 'params']) expect(out).not.toContain(value)
+    const entry = JSON.parse(out) as { err: Record<string, unknown> & { cause: Record<string, unknown> } }
+    expect(entry.err).toMatchObject({ type: 'Error', message: `Failed query: ${query}`, query })
+    expect(entry.err.cause).toMatchObject({ code: '22P02', severity: 'ERROR', message: 'invalid input syntax for type integer: [value]' })
+    expect(String(entry.err.stack)).toContain('Failed query: insert into')
+  })
+
+  it('keeps error codes readable (ENOTFOUND, EADDRINUSE are not secrets)', () => {
+    const { logger, text } = capture()
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND db.internal'), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'db.internal' })
+    logger.error({ err: new Error('connect failed', { cause: notFound }) }, 'failed')
+    logger.error({ err: Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE', port: 3000 }) }, 'failed')
+    const [first, second] = text().trim().split('\n').map((line) => JSON.parse(line) as { err: Record<string, unknown> })
+    expect(first!.err.cause).toMatchObject({ code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'db.internal' })
+    expect(second!.err).toMatchObject({ code: 'EADDRINUSE', port: 3000 })
+    expect(text()).not.toContain('[redacted]')
+  })
 })

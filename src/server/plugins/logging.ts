@@ -42,6 +42,8 @@ export function maskUrl(url: string): string {
   return `${maskEmails(path)}?${masked.toString().replaceAll('%5Bredacted%5D', '[redacted]')}`
 }
 
+// `code` is not here: error codes (ENOTFOUND, 23505, …) must stay readable, and OAuth codes only
+// travel in URLs (masked by maskUrl) and request bodies (never logged).
 const SECRET_KEYS = [
   'token',
   'tempToken',
@@ -51,8 +53,8 @@ const SECRET_KEYS = [
   'access_token',
   'refresh_token',
   'id_token',
-  'code',
   'codeVerifier',
+  'code_verifier',
   'state',
   'nonce',
   'secret',
@@ -78,6 +80,64 @@ export const REDACT_PATHS = [
   ...SECRET_KEYS.map((k) => `*.*.${k}`),
 ]
 
+/**
+ * Error serializer with an allowlist (issue 11 item 2): a failed query must never put its
+ * parameters in the log, and database errors carry values in `params`, `detail`, `where`, the
+ * Drizzle message ("params: …") and the stack. What stays: the type, a message cut before any value,
+ * the query's shape (SQL with $n placeholders), the driver's error code and the schema names
+ * (constraint, table, column) that say what failed, and the same for every `cause`.
+ */
+const SAFE_ERROR_FIELDS = ['code', 'errno', 'syscall', 'statusCode', 'severity', 'routine', 'constraint', 'table', 'column', 'schema', 'dataType'] as const
+const NETWORK_FIELDS = ['address', 'port', 'hostname'] as const
+const MAX_CAUSE_DEPTH = 4
+
+type SerializedError = Record<string, unknown>
+
+const isDatabaseError = (err: Record<string, unknown>) =>
+  typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code) && ('severity' in err || 'routine' in err)
+
+function safeMessage(err: Record<string, unknown>): string {
+  const message = typeof err.message === 'string' ? err.message : ''
+  // Drizzle: "Failed query: <sql>\nparams: <values>".
+  const params = message.indexOf('\nparams:')
+  if (params !== -1) return message.slice(0, params)
+  // PostgreSQL puts the offending value after a colon ('invalid input syntax for type integer: "x"').
+  if (isDatabaseError(err)) {
+    const colon = message.indexOf(': ')
+    return colon === -1 ? message : `${message.slice(0, colon)}: [value]`
+  }
+  return maskEmails(message)
+}
+
+function serializeOne(value: unknown, depth: number): SerializedError | string {
+  if (typeof value !== 'object' || value === null) return typeof value === 'string' ? maskEmails(value) : String(value)
+  const err = value as Record<string, unknown>
+  const message = safeMessage(err)
+  const out: SerializedError = { type: (err.constructor as { name?: string } | undefined)?.name ?? 'Error', message }
+  if (typeof err.stack === 'string') {
+    const raw = typeof err.message === 'string' ? err.message : ''
+    const stack = raw ? err.stack.replace(raw, message) : err.stack
+    out.stack = maskEmails(stack)
+  }
+  for (const key of SAFE_ERROR_FIELDS) {
+    const field = err[key]
+    if (typeof field === 'string' || typeof field === 'number') out[key] = field
+  }
+  if (!isDatabaseError(err)) {
+    for (const key of NETWORK_FIELDS) {
+      const field = err[key]
+      if (typeof field === 'string' || typeof field === 'number') out[key] = field
+    }
+  }
+  // The query's shape only (placeholders, never the values).
+  if (typeof err.query === 'string' && Array.isArray(err.params)) out.query = err.query
+  if (depth < MAX_CAUSE_DEPTH && err.cause !== undefined) out.cause = serializeOne(err.cause, depth + 1)
+  if (depth < MAX_CAUSE_DEPTH && Array.isArray(err.errors)) out.errors = err.errors.slice(0, 5).map((e) => serializeOne(e, depth + 1))
+  return out
+}
+
+export const serializeError = (err: unknown) => serializeOne(err, 0)
+
 interface RequestLike {
   method?: string
   url?: string
@@ -98,10 +158,7 @@ export function loggerOptions(config: Pick<Config, 'logLevel'>): LoggerOptions {
         remoteAddress: req.ip ?? req.socket?.remoteAddress,
       }),
       res: (res: ServerResponse | { statusCode: number }) => ({ statusCode: res.statusCode }),
-      err: (err: Error) => {
-        const s = pino.stdSerializers.err(err)
-        return { ...s, message: maskEmails(s.message), stack: s.stack ? maskEmails(s.stack) : s.stack }
-      },
+      err: serializeError,
     },
     hooks: {
       logMethod(args, method) {
