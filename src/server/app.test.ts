@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { brotliCompressSync, brotliDecompressSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testDatabaseKinds } from '#server/test/databases.ts'
-import { createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
+import { createTestApp, popupMessage, signIn, type TestApp } from '#server/test/harness.ts'
 
 describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
   let ctx: TestApp
@@ -12,7 +12,11 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
   beforeAll(async () => {
     clientDir = mkdtempSync(path.join(tmpdir(), 'inbox-guard-client-'))
     mkdirSync(path.join(clientDir, 'assets'))
-    writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>')
+    const indexHtml = '<!doctype html><div id="root"></div><script type="module" src="/assets/app-abc123.js"></script>'
+    writeFileSync(path.join(clientDir, 'index.html'), indexHtml)
+    // The build writes compressed twins of the HTML shell too (vite.config.ts).
+    writeFileSync(path.join(clientDir, 'index.html.br'), brotliCompressSync(indexHtml))
+    writeFileSync(path.join(clientDir, 'index.html.gz'), gzipSync(indexHtml))
     writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js'), 'console.log("app")')
     writeFileSync(path.join(clientDir, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log("app")'))
     writeFileSync(path.join(clientDir, 'robots.txt'), 'User-agent: *')
@@ -35,6 +39,19 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
       const res = await ctx.app.inject({ method: 'GET', url })
       expect(res.statusCode).toBe(404)
       expect(res.body).toContain('<div id="root">')
+    })
+
+    // Issue 11 item 6: the brotli twin of index.html used to go out with "public, max-age=3600", so
+    // after a deploy browsers kept the old shell for an hour.
+    it.each(['/', '/dashboard', '/pricing', '/no-such-page'])('never lets a browser cache the HTML shell at %s, whatever encoding it accepts', async (url) => {
+      for (const acceptEncoding of ['br', 'gzip', 'br, gzip, deflate', 'identity', undefined]) {
+        const res = await ctx.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} })
+        expect(res.headers['content-type'], `${url} with ${acceptEncoding}`).toContain('text/html')
+        expect(res.headers['cache-control'], `${url} with ${acceptEncoding}`).toBe('no-cache')
+      }
+      const br = await ctx.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } })
+      expect(br.headers['content-encoding']).toBe('br')
+      expect(brotliDecompressSync(br.rawPayload).toString()).toContain('<div id="root">')
     })
 
     it('serves hashed assets with immutable caching', async () => {
@@ -79,6 +96,14 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
       expect(res.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
       expect(res.headers['x-content-type-options']).toBe('nosniff')
     })
+
+    it('X-Frame-Options agrees with frame-ancestors \'none\': no page may be framed, not even by the app', async () => {
+      for (const url of ['/login', '/_api/auth/session']) {
+        const res = await ctx.app.inject({ method: 'GET', url })
+        expect(res.headers['x-frame-options']).toBe('DENY')
+        expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'")
+      }
+    })
   })
 
   describe('API errors', () => {
@@ -92,6 +117,32 @@ describe.each(testDatabaseKinds())('HTTP app on %s', (kind) => {
       const res = await ctx.app.inject({ method: 'POST', url: '/_api/nothing', headers: { 'x-requested-with': 'XMLHttpRequest' }, payload: {} })
       expect(res.statusCode).toBe(404)
       expect(res.json().code).toBe('not_found')
+    })
+
+    it.each([
+      ['__proto__', '{"tempToken":"t","__proto__":{"isAdmin":true}}'],
+      ['constructor.prototype', '{"tempToken":"t","constructor":{"prototype":{"isAdmin":true}}}'],
+    ])('a body with a %s key answers 400 and nothing is polluted', async (_label, payload) => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/_api/auth/establish_session',
+        headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+        payload,
+      })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ error: 'Request body must not contain "__proto__" or "constructor.prototype" keys', code: 'forbidden_json_key' })
+      expect(({} as Record<string, unknown>).isAdmin).toBeUndefined()
+    })
+
+    it('a body that is not JSON answers 400 "Request body is not valid JSON"', async () => {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/_api/auth/establish_session',
+        headers: { 'x-requested-with': 'XMLHttpRequest', 'content-type': 'application/json' },
+        payload: '{"tempToken":',
+      })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toEqual({ error: 'Request body is not valid JSON', code: 'invalid_json' })
     })
 
     it('a non-JSON content type answers 415 JSON, not 500', async () => {
@@ -204,15 +255,23 @@ describe('rate limit on sign-in endpoints', () => {
     expect(res.headers['retry-after']).toBeTruthy()
   })
 
-  it('limits oauth_authorize and the callback too', async () => {
+  it('limits oauth_authorize and the callback too, telling the popup opener "too many attempts"', async () => {
     for (let i = 0; i < 3; i++) {
       expect((await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_authorize?provider=google' })).statusCode).toBe(302)
     }
     const limited = await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_authorize?provider=google' })
     expect(limited.statusCode).toBe(429)
-    expect(limited.json().code).toBe('rate_limited')
-    for (let i = 0; i < 3; i++) await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/google?code=a&state=b' })
-    expect((await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/google?code=a&state=b' })).statusCode).toBe(429)
+    // Inside the popup: a page that posts OAUTH_ERROR to the opener, not raw JSON (issue 11 item 7).
+    expect(limited.headers['content-type']).toContain('text/html')
+    expect(popupMessage(limited.body)).toEqual({
+      type: 'OAUTH_ERROR',
+      provider: 'google',
+      error: { code: 'rate_limited', message: 'Too many sign-in attempts. Please wait a minute and try again.' },
+    })
+    for (let i = 0; i < 3; i++) await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/microsoft?code=a&state=b' })
+    const callback = await ctx.app.inject({ method: 'GET', url: '/_api/auth/oauth_callback/microsoft?code=a&state=b' })
+    expect(callback.statusCode).toBe(429)
+    expect(popupMessage(callback.body)).toMatchObject({ type: 'OAUTH_ERROR', provider: 'microsoft', error: { code: 'rate_limited' } })
   })
 
   it('does not limit the session check', async () => {

@@ -1,21 +1,23 @@
 import cookie from '@fastify/cookie'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { serializerCompiler } from 'fastify-type-provider-zod'
 import type { DestinationStream } from 'pino'
+import secureJsonParse from 'secure-json-parse'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { registerAppInfoRoutes } from '#server/features/app-info/app-info.routes.ts'
 import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
 import { createAuthService } from '#server/features/auth/auth.service.ts'
 import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
-import { registerWaitlistRoutes } from '#server/features/waitlist/waitlist.routes.ts'
+import { registerWaitlistRoutes, WAITLIST_RATE_LIMIT } from '#server/features/waitlist/waitlist.routes.ts'
 import { registerCsrfGuard } from '#server/plugins/csrf.ts'
-import { registerErrorHandler } from '#server/plugins/error-handler.ts'
+import { ForbiddenJsonKeyError, InvalidJsonError, registerErrorHandler } from '#server/plugins/error-handler.ts'
 import { createLogger } from '#server/plugins/logging.ts'
 import { registerSecurityHeaders } from '#server/plugins/security-headers.ts'
 import { registerSession } from '#server/plugins/session.ts'
 import { registerStaticClient } from '#server/plugins/static-client.ts'
+import { checkedValidatorCompiler } from '#server/plugins/validation.ts'
 import type { AuthProvider } from '#shared/api/auth.ts'
 
 export interface AppDeps {
@@ -27,11 +29,26 @@ export interface AppDeps {
   clientDir?: string
   /** Sign-in rate limit per IP; defaults to 30 requests a minute per endpoint. */
   authRateLimit?: { max: number; timeWindow: number }
+  /** Waitlist rate limit per user; defaults to WAITLIST_RATE_LIMIT. */
+  waitlistRateLimit?: { max: number; timeWindow: number }
   /** Replaces the real OAuth providers (tests that need a tampering identity provider). */
   signInProviders?: Record<AuthProvider, SignInProvider>
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH'])
+
+export interface ApiRouteInfo {
+  method: string
+  url: string
+  schema: { body?: unknown; querystring?: unknown; params?: unknown }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered /_api route (method, URL pattern, request schemas). */
+    apiRoutes: readonly ApiRouteInfo[]
+  }
+}
 
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops
 
@@ -48,20 +65,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
   })
 
-  app.setValidatorCompiler(validatorCompiler)
+  // Every /_api route as registered, for tests that sweep all routes (malformed input, authorization).
+  const apiRoutes: ApiRouteInfo[] = []
+  app.decorate('apiRoutes', apiRoutes)
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/_api/')) return
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue
+      apiRoutes.push({ method, url: route.url, schema: (route.schema ?? {}) as ApiRouteInfo['schema'] })
+    }
+  })
+
+  app.setValidatorCompiler(checkedValidatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandler(app)
 
   // An empty POST body is treated as {} so validation reports the field-level message
-  // (e.g. 'Temporary token is required', SPEC 5) rather than "expected object".
+  // (e.g. 'Temporary token is required', SPEC 5) rather than "expected object". Bodies are parsed
+  // as Fastify's default parser does, with secure-json-parse refusing `__proto__` and
+  // `constructor.prototype` keys so a body cannot poison prototypes.
+  app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8')
     if (text.trim() === '') return done(null, {})
     try {
-      done(null, JSON.parse(text))
-    } catch {
-      const error = new SyntaxError('Request body is not valid JSON')
-      done(error, undefined)
+      done(null, secureJsonParse.parse(text, null, { protoAction: 'error', constructorAction: 'error' }))
+    } catch (error) {
+      done(error instanceof SyntaxError && /forbidden prototype property/i.test(error.message) ? new ForbiddenJsonKeyError() : new InvalidJsonError(), undefined)
     }
   })
   app.addHook('preValidation', async (request) => {
@@ -82,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const auth = createAuthService({ db, config, providers })
   registerAppInfoRoutes(app, { config })
   registerAuthRoutes(app, { config, auth, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
-  registerWaitlistRoutes(app, { db })
+  registerWaitlistRoutes(app, { db, rateLimit: deps.waitlistRateLimit ?? WAITLIST_RATE_LIMIT })
 
   await registerStaticClient(app, deps.clientDir)
   return app

@@ -53,7 +53,10 @@ async function submit(button: HTMLElement, pageUrl: string) {
   const form = button.closest('form')
   if (!form) throw new Error('button is not inside a form')
   const body = new URLSearchParams()
-  for (const el of Array.from(form.querySelectorAll('input'))) if (el.name) body.append(el.name, el.value)
+  for (const el of Array.from(form.querySelectorAll('input'))) {
+    // A browser sends only the checked radio button of a group.
+    if (el.name && (el.type !== 'radio' || el.checked)) body.append(el.name, el.value)
+  }
   const submitter = button as HTMLButtonElement
   if (submitter.name) body.append(submitter.name, submitter.value)
   const action = new URL(form.getAttribute('action') ?? '', pageUrl).toString()

@@ -6,7 +6,7 @@ import { DEMO_IDENTITIES } from './identities.ts'
  */
 
 /** Fields the consent page adds to the authorize parameters when it posts back. */
-export const CONSENT_FIELDS = new Set(['email', 'name', 'decision'])
+export const CONSENT_FIELDS = new Set(['email', 'name', 'decision', 'email_verified'])
 
 export type ProviderName = 'google' | 'microsoft'
 
@@ -42,6 +42,9 @@ li form{margin:0}
 .who small{color:#4b5563}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
 input[type=email],input[type=text]{width:100%;padding:.5rem .6rem;border:1px solid #9ca3af;border-radius:6px;font:inherit}
+fieldset{border:1px solid #d1d5db;border-radius:6px;margin:.75rem 0 0;padding:.5rem .75rem}
+legend{font-weight:600;font-size:.9rem}
+label.choice{display:inline-flex;align-items:center;gap:.35rem;font-weight:400;margin:.25rem 1rem .25rem 0}
 .actions{display:flex;gap:.75rem;margin-top:1rem}
 .primary,.secondary{padding:.55rem 1.2rem;border-radius:6px;font:inherit;font-weight:600;cursor:pointer}
 .primary{background:${accent};color:#fff;border:1px solid ${accent}}
@@ -72,6 +75,23 @@ export interface ConsentPageInput {
   error?: string
   email?: string
   name?: string
+  /** The verification choice to preselect; defaults to what the provider does (Google yes, Microsoft no). */
+  emailVerified?: boolean
+}
+
+/**
+ * Google vouches for a Google account's address (email_verified); Microsoft only when the app asks
+ * for the optional xms_edov claim and the tenant verified the domain. The demo lets a person choose,
+ * so the app's handling of unverified addresses can be seen and tested.
+ */
+function verificationChoice(provider: ProviderName, selected: boolean): string {
+  const claim = provider === 'google' ? 'email_verified' : 'xms_edov'
+  const option = (value: boolean, label: string) =>
+    `<label class="choice"><input type="radio" name="email_verified" value="${value}"${value === selected ? ' checked' : ''}> ${label}</label>`
+  return `<fieldset><legend>Is the address verified by ${PROVIDER_LABEL[provider]}? (<code>${claim}</code>)</legend>
+${option(true, 'Verified')}
+${option(false, 'Not verified')}
+</fieldset>`
 }
 
 export function renderConsentPage(input: ConsentPageInput): string {
@@ -80,7 +100,7 @@ export function renderConsentPage(input: ConsentPageInput): string {
     Object.fromEntries(Object.entries(input.params).filter(([k]) => !CONSENT_FIELDS.has(k))),
   )
   const identities = DEMO_IDENTITIES.map((identity, i) => {
-    const fields = hiddenInputs({ email: identity.email, name: identity.name, decision: 'allow' })
+    const fields = hiddenInputs({ email: identity.email, name: identity.name, decision: 'allow', email_verified: 'true' })
     // The accessible name is exactly "Continue as <email>"; the person's name is the description.
     return `<li><form method="post" action="${escapeHtml(input.action)}">${hidden}${fields}
 <button type="submit" class="identity" aria-label="Continue as ${escapeHtml(identity.email)}" aria-describedby="identity-${i}-name">
@@ -121,6 +141,7 @@ ${error}
 <input id="email" name="email" type="email" autocomplete="email" value="${escapeHtml(input.email ?? '')}"${input.error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}>
 <label for="name">Name</label>
 <input id="name" name="name" type="text" autocomplete="name" value="${escapeHtml(input.name ?? '')}">
+${verificationChoice(input.provider, input.emailVerified ?? input.provider === 'google')}
 <div class="actions">
 <button type="submit" name="decision" value="allow" class="primary">Continue</button>
 <button type="submit" name="decision" value="deny" class="secondary">Cancel</button>

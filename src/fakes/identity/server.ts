@@ -117,9 +117,20 @@ interface AuthorizeRequest {
   prompt?: string
 }
 
+/** Who consented, and whether the provider vouches for the address (email_verified / xms_edov). */
+interface Grant {
+  clientId: string
+  email: string
+  name: string
+  emailVerified: boolean
+  scopes: string[]
+  nonce?: string
+}
+
 interface CodeGrant extends AuthorizeRequest {
   email: string
   name: string
+  emailVerified: boolean
   expiresAt: number
   used: boolean
   /** Token ids issued from this code, revoked if the code is replayed (RFC 6749 §4.1.2). */
@@ -131,6 +142,12 @@ type AuthorizeProblem =
   | { kind: 'redirect'; redirectUri: string; state?: string; error: string; description: string }
 
 const CODE_TTL_MS = 10 * 60 * 1000
+/**
+ * Whether the provider vouches for the address when the consent form does not say: Google marks a
+ * Google account's address `email_verified: true`; Microsoft sends no verification unless the app
+ * registration asks for the optional `xms_edov` claim and the tenant verified the domain (B1).
+ */
+const DEFAULT_EMAIL_VERIFIED: Record<ProviderName, boolean> = { google: true, microsoft: false }
 const ID_TOKEN_TTL_S = 3600
 const MAX_BODY_BYTES = 64 * 1024
 const MICROSOFT_GRAPH_RESOURCE = 'https://graph.microsoft.com/'
@@ -406,14 +423,16 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
           scope: result.scopes.join(' '),
           email,
           name: all.name,
+          emailVerified: all.email_verified === undefined ? undefined : all.email_verified === 'true',
           error: email ? `“${email}” is not a valid email address. Enter an address like name@example.com.` : 'Enter an email address.',
         }),
       )
       return
     }
     const name = (all.name ?? '').trim() || nameFromEmail(email)
+    const emailVerified = all.email_verified === undefined ? DEFAULT_EMAIL_VERIFIED[provider] : all.email_verified === 'true'
     const code = `${provider === 'google' ? '4/0' : 'M.C5_'}${randomBytes(32).toString('base64url')}`
-    codes.set(code, { ...result, email, name, expiresAt: now() + CODE_TTL_MS, used: false, issued: [] })
+    codes.set(code, { ...result, email, name, emailVerified, expiresAt: now() + CODE_TTL_MS, used: false, issued: [] })
     if (provider === 'google') {
       redirect(res, withQuery(result.redirectUri, { code, scope: googleGrantedScopes(result.scopes).join(' '), authuser: '0', prompt: 'consent', state: result.state }))
     } else {
@@ -472,7 +491,7 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
     return client
   }
 
-  async function idToken(provider: ProviderName, grant: { clientId: string; email: string; name: string; scopes: string[]; nonce?: string }): Promise<string> {
+  async function idToken(provider: ProviderName, grant: Grant): Promise<string> {
     const iat = Math.floor(now() / 1000)
     const { given, family } = splitName(grant.name)
     if (provider === 'google') {
@@ -482,7 +501,7 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
         aud: grant.clientId,
         sub: googleSubject(grant.email),
         email: normalizeEmail(grant.email),
-        email_verified: true,
+        email_verified: grant.emailVerified,
         name: grant.name,
         given_name: given,
         ...(family ? { family_name: family } : {}),
@@ -504,27 +523,29 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
       sub: microsoftPairwiseSubject(grant.email, grant.clientId),
       name: grant.name,
       preferred_username: grant.email,
-      ...(grant.scopes.includes('email') ? { email: grant.email } : {}),
+      // xms_edov ("email domain owner verified") is Microsoft's only statement that the address is
+      // verified; without it the email claim is whatever the tenant typed in (B1).
+      ...(grant.scopes.includes('email') ? { email: grant.email, ...(grant.emailVerified ? { xms_edov: true } : {}) } : {}),
       ...(grant.nonce ? { nonce: grant.nonce } : {}),
     })
   }
 
-  function accessToken(provider: ProviderName, grant: { clientId: string; email: string; name: string; scopes: string[] }): { token: string; id: string; expiresIn: number } {
+  function accessToken(provider: ProviderName, grant: Grant): { token: string; id: string; expiresIn: number } {
     const id = newTokenId()
     const issuedAt = issueTime()
     const expiresIn = ttl[provider]
-    const token = mintToken({ p: provider, k: 'access', c: grant.clientId, e: grant.email, n: grant.name, s: grant.scopes.join(' '), j: id, i: issuedAt, x: issuedAt + expiresIn * 1000 })
+    const token = mintToken({ p: provider, k: 'access', c: grant.clientId, e: grant.email, n: grant.name, v: grant.emailVerified, s: grant.scopes.join(' '), j: id, i: issuedAt, x: issuedAt + expiresIn * 1000 })
     return { token, id, expiresIn }
   }
 
-  function refreshToken(provider: ProviderName, grant: { clientId: string; email: string; name: string; scopes: string[] }): { token: string; id: string } {
+  function refreshToken(provider: ProviderName, grant: Grant): { token: string; id: string } {
     const id = newTokenId()
-    return { token: mintToken({ p: provider, k: 'refresh', c: grant.clientId, e: grant.email, n: grant.name, s: grant.scopes.join(' '), j: id, i: issueTime() }), id }
+    return { token: mintToken({ p: provider, k: 'refresh', c: grant.clientId, e: grant.email, n: grant.name, v: grant.emailVerified, s: grant.scopes.join(' '), j: id, i: issueTime() }), id }
   }
 
   async function tokenResponse(
     provider: ProviderName,
-    grant: { clientId: string; email: string; name: string; scopes: string[]; nonce?: string },
+    grant: Grant,
     refresh: { token: string } | undefined,
   ): Promise<{ body: Record<string, unknown>; ids: string[] }> {
     const access = accessToken(provider, grant)
@@ -628,7 +649,7 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
           ? oauthError(provider, 400, 'invalid_grant', 'Token has been expired or revoked.')
           : oauthError(provider, 400, 'invalid_grant', 'The provided grant has expired due to it being revoked, a fresh auth token is needed. The user might have changed or reset their password.', 50173)
       }
-      const grant = { clientId: claims.c, email: claims.e, name: claims.n, scopes: splitScopes(claims.s) }
+      const grant = { clientId: claims.c, email: claims.e, name: claims.n, emailVerified: claims.v ?? DEFAULT_EMAIL_VERIFIED[provider], scopes: splitScopes(claims.s) }
       let rotated: { token: string; id: string } | undefined
       if (provider === 'microsoft') {
         // Microsoft rotates refresh tokens on every use — providers.md B1. The old one stops working here.
@@ -741,7 +762,7 @@ export async function startIdentityFakes(opts: IdentityFakesOptions): Promise<Id
       given_name: given,
       ...(family ? { family_name: family } : {}),
       email: normalizeEmail(claims.e),
-      email_verified: true,
+      email_verified: claims.v ?? true,
     })
   }
 

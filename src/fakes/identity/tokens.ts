@@ -18,6 +18,8 @@ export interface TokenClaims {
   /** email and display name of the signed-in demo identity */
   e: string
   n: string
+  /** whether the provider vouches for the address; absent in tokens minted before it existed */
+  v?: boolean
   /** granted scopes, space separated */
   s: string
   /** token id (for revocation and rotation) */

@@ -1,5 +1,6 @@
 import type { Database } from '#server/db/client.ts'
 import { auditEvents } from '#server/db/schema.ts'
+import { makeStorable } from '#server/lib/storable-text.ts'
 
 /** SPEC 9 "Audit log": the values the admin viewer filters on. */
 export type AuditEventType =
@@ -36,7 +37,10 @@ export interface AuditEventInput {
  * Appends one audit row. Rows are immutable (the admin panel says so, SPEC 2): this module offers
  * no update or delete, and no other code writes to audit_events.
  */
-export async function recordAuditEvent(db: Database, event: AuditEventInput): Promise<void> {
+export async function recordAuditEvent(db: Database, input: AuditEventInput): Promise<void> {
+  // Values can come from a request (a provider's error parameter, a user agent): an audit record must
+  // be written even when they hold text the database cannot store, so such characters become U+FFFD.
+  const event = makeStorable(input)
   await db.insert(auditEvents).values({
     eventType: event.eventType,
     eventCategory: event.eventCategory,

@@ -44,6 +44,8 @@ export const identities = pgTable(
     /** Google `sub`; Microsoft `${tid}:${oid}` (reference B1: key users on tid+oid). */
     providerSubject: text('provider_subject').notNull(),
     email: text('email').notNull(),
+    /** Whether the provider vouched for `email` at sign-up (Google email_verified, Microsoft xms_edov). */
+    emailVerified: boolean('email_verified').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

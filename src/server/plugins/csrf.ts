@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Config } from '#server/config.ts'
+import { apiRouteOf } from '#server/plugins/api-route.ts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
@@ -19,8 +20,10 @@ export const CSRF_EXEMPT_PREFIXES: readonly string[] = []
 export function registerCsrfGuard(app: FastifyInstance, config: Config) {
   app.addHook('onRequest', async (request, reply) => {
     if (!STATE_CHANGING.has(request.method)) return
-    const path = request.url.split('?', 1)[0] ?? ''
-    if (!path.startsWith('/_api/')) return
+    // Decide on the route that will run, not on the raw URL: the router decodes `/%5Fapi/…` to
+    // `/_api/…`, so a raw-URL check could be skipped with an encoded path (issue 11 item 4).
+    const path = apiRouteOf(request)
+    if (!path) return
     if (CSRF_EXEMPT_PREFIXES.some((prefix) => path.startsWith(prefix))) return
 
     const origin = request.headers.origin

@@ -29,6 +29,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         connectSrc: ["'self'"],
       },
     },
+    // DENY, as frame-ancestors 'none' says: SAMEORIGIN would contradict it for older browsers.
+    frameguard: { action: 'deny' },
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     crossOriginEmbedderPolicy: false,
     // HSTS only makes sense when the app is actually served over https.

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { resolveSession, SESSION_COOKIE } from '#server/lib/sessions.ts'
+import { apiRouteOf } from '#server/plugins/api-route.ts'
 import type { SessionUser } from '#shared/api/auth.ts'
 import { SESSION_MAX_AGE_MS } from '#shared/product.ts'
 
@@ -22,7 +23,7 @@ export function registerSession(app: FastifyInstance, db: Database) {
   app.decorateRequest('user', null)
   app.decorateRequest('sessionId', null)
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/_api/')) return
+    if (!apiRouteOf(request)) return
     const token = request.cookies[SESSION_COOKIE]
     if (!token) return
     const session = await resolveSession(db, token)

@@ -39,7 +39,9 @@ export async function registerStaticClient(app: FastifyInstance, clientDir: stri
       // We set cache-control ourselves: send's default would overwrite it.
       cacheControl: false,
       setHeaders(reply, filePath) {
-        const relative = path.relative(clientDir, filePath)
+        // A precompressed twin (index.html.br) is the same resource as its original: decide on that
+        // name, or the HTML shell would be cached for an hour by every browser that accepts brotli.
+        const relative = path.relative(clientDir, filePath).replace(/\.(br|gz)$/, '')
         const cacheControl =
           relative === 'index.html'
             ? 'no-cache'

@@ -33,6 +33,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>
   authRateLimit?: AppDeps['authRateLimit']
+  waitlistRateLimit?: AppDeps['waitlistRateLimit']
   clientDir?: string
   signInProviders?: AppDeps['signInProviders']
 }
@@ -73,6 +74,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     logDestination,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
     authRateLimit: options.authRateLimit ?? { max: 1000, timeWindow: 60_000 },
+    waitlistRateLimit: options.waitlistRateLimit ?? { max: 1000, timeWindow: 60_000 },
     signInProviders: options.signInProviders,
   })
   await app.ready()
@@ -106,6 +108,8 @@ export interface ConsentInput {
   email: string
   name?: string
   decision?: 'allow' | 'deny'
+  /** The provider's statement about the address; unset means the provider's default (Google yes, Microsoft no). */
+  emailVerified?: boolean
 }
 
 /** Step 1+2: authorize on the app, then answer the fake's consent form. Returns the callback URL and binding cookie. */
@@ -118,6 +122,7 @@ export async function authorizeAndConsent(ctx: TestApp, provider: AuthProvider, 
   form.set('email', consent.email)
   form.set('name', consent.name ?? 'Test User')
   form.set('decision', consent.decision ?? 'allow')
+  if (consent.emailVerified !== undefined) form.set('email_verified', String(consent.emailVerified))
   const res = await fetch(`${providerUrl.origin}${providerUrl.pathname}`, { method: 'POST', body: form, redirect: 'manual' })
   expect(res.status).toBe(302)
   const callback = new URL(res.headers.get('location') ?? '')

@@ -79,6 +79,7 @@ export const OAuthErrorCodeSchema = z.enum([
   'invalid_id_token',
   'email_missing',
   'server_error',
+  'rate_limited',
 ])
 export type OAuthErrorCode = z.infer<typeof OAuthErrorCodeSchema>
 

@@ -11,6 +11,7 @@ const MESSAGES: Record<Exclude<OAuthErrorCode, 'account_linking_required'>, (pro
   invalid_id_token: (p) => `We could not verify your ${p} identity. Please try again.`,
   email_missing: (p) => `Your ${p} account did not provide a verified email address, which is required to sign in.`,
   server_error: () => 'Authentication failed. Please try again.',
+  rate_limited: () => 'Too many sign-in attempts. Please wait a minute and try again.',
 }
 
 /** A sign-in failure reported to the popup opener as { code, message, details }. */

@@ -1,11 +1,13 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Config } from '#server/config.ts'
 import { normalizeIp } from '#server/lib/network.ts'
 import { randomToken } from '#server/lib/tokens.ts'
+import { handleApiError } from '#server/plugins/error-handler.ts'
 import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts'
 import { removeOpenerPolicy, setPopupPageHeaders } from '#server/plugins/security-headers.ts'
+import { acceptingUnstorableText } from '#server/plugins/validation.ts'
 import {
   AuthProviderSchema,
   establishSessionContract,
@@ -36,65 +38,97 @@ const requestContext = (request: FastifyRequest) => ({
   userAgent: request.headers['user-agent'],
 })
 
-const CallbackQuerySchema = z.object({
-  code: z.string().optional(),
-  state: z.string().optional(),
-  error: z.string().optional(),
-  error_description: z.string().optional(),
-})
+// Lenient: a NUL or broken Unicode in a provider redirect (`?error=%00`) still gets a popup page and
+// a LOGIN_FAILURE audit record, with the value made safe (issue 11 item 3).
+const CallbackQuerySchema = acceptingUnstorableText(
+  z.object({
+    code: z.string().optional(),
+    state: z.string().optional(),
+    error: z.string().optional(),
+    error_description: z.string().optional(),
+  }),
+)
+
+/** The sign-in provider a popup request names (callback path or authorize query), if it is a known one. */
+function providerOf(request: FastifyRequest): AuthProvider | null {
+  const params = request.params as { provider?: unknown } | undefined
+  const query = request.query as { provider?: unknown } | undefined
+  const parsed = AuthProviderSchema.safeParse(params?.provider ?? query?.provider)
+  return parsed.success ? parsed.data : null
+}
 
 /** Wiring only (STYLE.md 7); the logic is in auth.service.ts. */
 export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLimit }: AuthRoutesDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>()
   const limited = { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindow } }
 
-  r.get(
-    oauthAuthorizeContract.path,
-    { schema: { querystring: oauthAuthorizeContract.query }, config: limited },
-    async (request, reply) => {
-      const { url, binding } = await auth.startAuthorization(request.query.provider)
-      reply.setCookie(OAUTH_BINDING_COOKIE, binding, {
-        httpOnly: true,
-        // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
-        sameSite: 'lax',
-        path: OAUTH_CALLBACK_PREFIX,
-        secure: config.appUrl.startsWith('https:') || request.protocol === 'https',
-        maxAge: OAUTH_STATE_TTL_MS / 1000,
-      })
-      removeOpenerPolicy(reply)
-      reply.header('cache-control', 'no-store')
-      return reply.redirect(url, 302)
-    },
-  )
+  // The two routes that run inside the sign-in popup answer every failure, a rate limit or a bad
+  // request included, with a popup page that reports OAUTH_ERROR to the opener: JSON there would
+  // strand the opener until its 5-minute timeout (issue 11 item 7).
+  app.register(async (popupScope) => {
+    popupScope.setErrorHandler((error: FastifyError, request, reply) => {
+      const provider = providerOf(request)
+      if (!provider) return handleApiError(error, request, reply)
+      const status = error.statusCode ?? 500
+      const flowError =
+        status === 429
+          ? OAuthFlowError.of('rate_limited', provider, 'rate limited')
+          : status >= 400 && status < 500
+            ? OAuthFlowError.of('invalid_request', provider, 'malformed request')
+            : OAuthFlowError.of('server_error', provider)
+      if (status >= 500) request.log.error({ err: error, provider }, 'sign-in popup route failed')
+      return sendPopup(reply, status >= 400 && status < 600 ? status : 500, popupError(provider, flowError))
+    })
+    const p = popupScope.withTypeProvider<ZodTypeProvider>()
+    p.get(
+      oauthAuthorizeContract.path,
+      { schema: { querystring: oauthAuthorizeContract.query }, config: limited },
+      async (request, reply) => {
+        const { url, binding } = await auth.startAuthorization(request.query.provider)
+        reply.setCookie(OAUTH_BINDING_COOKIE, binding, {
+          httpOnly: true,
+          // Lax: the provider's redirect back is a top-level GET navigation, which carries Lax cookies.
+          sameSite: 'lax',
+          path: OAUTH_CALLBACK_PREFIX,
+          secure: config.appUrl.startsWith('https:') || request.protocol === 'https',
+          maxAge: OAUTH_STATE_TTL_MS / 1000,
+        })
+        removeOpenerPolicy(reply)
+        reply.header('cache-control', 'no-store')
+        return reply.redirect(url, 302)
+      },
+    )
 
-  r.get(
-    `${OAUTH_CALLBACK_PREFIX}/:provider`,
-    { schema: { params: z.object({ provider: AuthProviderSchema }), querystring: CallbackQuerySchema }, config: limited },
-    async (request, reply) => {
-      const { provider } = request.params
-      const binding = request.cookies[OAUTH_BINDING_COOKIE]
-      reply.clearCookie(OAUTH_BINDING_COOKIE, { path: OAUTH_CALLBACK_PREFIX })
-      try {
-        const token = await auth.completeCallback({ provider, ...request.query, binding }, requestContext(request))
-        return sendPopup(reply, 200, { type: 'OAUTH_TOKEN_SUCCESS', provider, token })
-      } catch (error) {
-        if (!(error instanceof OAuthFlowError)) {
-          request.log.error({ err: error, provider }, 'oauth callback failed unexpectedly')
-          const fallback = OAuthFlowError.of('server_error', provider)
-          return sendPopup(reply, 500, popupError(provider, fallback))
+    p.get(
+      `${OAUTH_CALLBACK_PREFIX}/:provider`,
+      { schema: { params: z.object({ provider: AuthProviderSchema }), querystring: CallbackQuerySchema }, config: limited },
+      async (request, reply) => {
+        const { provider } = request.params
+        const binding = request.cookies[OAUTH_BINDING_COOKIE]
+        reply.clearCookie(OAUTH_BINDING_COOKIE, { path: OAUTH_CALLBACK_PREFIX })
+        try {
+          const token = await auth.completeCallback({ provider, ...request.query, binding }, requestContext(request))
+          return sendPopup(reply, 200, { type: 'OAUTH_TOKEN_SUCCESS', provider, token })
+        } catch (error) {
+          if (!(error instanceof OAuthFlowError)) {
+            request.log.error({ err: error, provider }, 'oauth callback failed unexpectedly')
+            const fallback = OAuthFlowError.of('server_error', provider)
+            return sendPopup(reply, 500, popupError(provider, fallback))
+          }
+          request.log.warn({ provider, errorCode: error.code, reason: error.reason }, 'oauth sign-in failed')
+          return sendPopup(reply, error.code === 'account_linking_required' ? 409 : 400, popupError(provider, error))
         }
-        request.log.warn({ provider, errorCode: error.code, reason: error.reason }, 'oauth sign-in failed')
-        return sendPopup(reply, error.code === 'account_linking_required' ? 409 : 400, popupError(provider, error))
-      }
-    },
-  )
+      },
+    )
+  })
 
   r.post(
     establishSessionContract.path,
     { schema: { body: establishSessionContract.body }, config: limited },
     async (request, reply) => {
       try {
-        const result = await auth.establishSession(request.body.tempToken, requestContext(request))
+        // A browser signing in again replaces its session: the one its cookie held ends here.
+        const result = await auth.establishSession(request.body.tempToken, requestContext(request), request.sessionId)
         setSessionCookie(reply, config, request, result.token)
         return { user: result.user }
       } catch (error) {

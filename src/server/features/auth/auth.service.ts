@@ -86,12 +86,14 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
   }
 
   /**
-   * SPEC 1 and 5: one account per email address. An identity seen before signs straight in; a new
-   * identity whose email already belongs to an account (any provider, case-insensitive) is refused
-   * with account_linking_required instead of silently merging accounts.
+   * SPEC 1 and 5: one account per email address. An identity seen before (by the provider's stable
+   * subject, never by address) signs straight in; a new identity whose email already belongs to an
+   * account (any provider, case-insensitive) is refused with account_linking_required instead of
+   * silently merging accounts, verified or not. ADMIN_EMAILS grants the admin role only to an
+   * address the provider verified (docs/decisions/008-verified-addresses.md).
    */
   async function findOrCreateUser(provider: AuthProvider, profile: VerifiedProfile, ctx: RequestContext) {
-    const isAdminEmail = config.adminEmails.includes(profile.email.toLowerCase())
+    const isAdminEmail = profile.emailVerified && config.adminEmails.includes(profile.email.toLowerCase())
     const attempt = () => db.transaction(async (tx) => {
       const [known] = await tx
         .select({ user: users })
@@ -124,7 +126,9 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
         .insert(users)
         .values({ displayName: profile.displayName, email: profile.email, role: isAdminEmail ? 'admin' : 'user' })
         .returning()
-      await tx.insert(identities).values({ userId: user!.id, provider, providerSubject: profile.subject, email: profile.email })
+      await tx
+        .insert(identities)
+        .values({ userId: user!.id, provider, providerSubject: profile.subject, email: profile.email, emailVerified: profile.emailVerified })
       return { kind: 'created' as const, user: user! }
     })
     // Two first sign-ins racing for one email: the unique index on lower(email) stops the second
@@ -155,7 +159,7 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
         resourceType: 'user',
         resourceId: String(outcome.user.id),
         authenticationMethod: `oauth:${provider}`,
-        metadata: { provider, role: outcome.user.role },
+        metadata: { provider, role: outcome.user.role, emailVerified: profile.emailVerified },
       })
     }
     return outcome.user
@@ -212,9 +216,15 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
 
   /**
    * POST establish_session (SPEC 7). The temp token is consumed atomically (single use), then a
-   * server-side session is created. Returns the session cookie token and the user.
+   * server-side session is created, replacing the session the browser already had (if any), so a
+   * second sign-in in the same browser does not leave the first one valid. Returns the session
+   * cookie token and the user.
    */
-  async function establishSession(tempToken: string, ctx: RequestContext): Promise<{ token: string; sessionId: string; user: SessionUser }> {
+  async function establishSession(
+    tempToken: string,
+    ctx: RequestContext,
+    replacesSessionId: string | null = null,
+  ): Promise<{ token: string; sessionId: string; user: SessionUser }> {
     const now = new Date()
     const [consumed] = await db
       .update(tempTokens)
@@ -231,6 +241,7 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
       throw new InvalidTempTokenError()
     }
     const session = await createSession(db, { userId: user.id, ipAddress: ctx.ipAddress, userAgent: ctx.userAgent, now })
+    if (replacesSessionId) await deleteSession(db, replacesSessionId)
     await recordAuditEvent(db, {
       eventType: 'LOGIN_SUCCESS',
       eventCategory: 'AUTHENTICATION',

@@ -102,7 +102,7 @@ describe('Google id token verification', () => {
   it('accepts a well-formed token and returns the sub, email and name', async () => {
     nextClaims = googleClaims()
     const profile = await createGoogleProvider(config()).completeSignIn('code', 'verifier', 'n1')
-    expect(profile).toEqual({ subject: '1234567890', email: 'ada@example.com', displayName: 'Ada' })
+    expect(profile).toEqual({ subject: '1234567890', email: 'ada@example.com', emailVerified: true, displayName: 'Ada' })
   })
 
   it('accepts the issuer without scheme, as Google also issues it', async () => {
@@ -130,8 +130,14 @@ describe('Google id token verification', () => {
     }
   })
 
-  it('refuses an unverified email address', async () => {
+  it('reports an address with email_verified false as unverified', async () => {
     nextClaims = googleClaims({ email_verified: false })
+    const profile = await createGoogleProvider(config()).completeSignIn('code', 'v', 'n1')
+    expect(profile).toMatchObject({ email: 'ada@example.com', emailVerified: false })
+  })
+
+  it('refuses a token without an email address', async () => {
+    nextClaims = googleClaims({ email: undefined })
     expect(await failureCode(createGoogleProvider(config()).completeSignIn('code', 'v', 'n1'))).toBe('email_missing')
   })
 })
@@ -140,7 +146,24 @@ describe('Microsoft id token verification', () => {
   it('builds the issuer from the tid claim and keys the subject on tid:oid', async () => {
     nextClaims = microsoftClaims()
     const profile = await createMicrosoftProvider(config()).completeSignIn('code', 'v', 'n1')
-    expect(profile).toEqual({ subject: `${TENANT}:00000000-0000-0000-1111-222222222222`, email: 'grace@contoso.example', displayName: 'Grace' })
+    expect(profile).toEqual({
+      subject: `${TENANT}:00000000-0000-0000-1111-222222222222`,
+      email: 'grace@contoso.example',
+      emailVerified: false,
+      displayName: 'Grace',
+    })
+  })
+
+  it.each([true, 'true', 1, '1'])('counts the email as verified only with xms_edov (%j)', async (xmsEdov) => {
+    nextClaims = microsoftClaims({ xms_edov: xmsEdov })
+    const profile = await createMicrosoftProvider(config()).completeSignIn('code', 'v', 'n1')
+    expect(profile.emailVerified).toBe(true)
+  })
+
+  it.each([false, 'false', 0, undefined])('treats an email with xms_edov %j as unverified', async (xmsEdov) => {
+    nextClaims = microsoftClaims({ xms_edov: xmsEdov })
+    const profile = await createMicrosoftProvider(config()).completeSignIn('code', 'v', 'n1')
+    expect(profile.emailVerified).toBe(false)
   })
 
   it('rejects a token whose issuer names a different tenant than its tid', async () => {
@@ -158,6 +181,13 @@ describe('Microsoft id token verification', () => {
     nextGraph = { status: 200, body: { mail: 'from-graph@contoso.example', userPrincipalName: 'upn@contoso.example' } }
     const profile = await createMicrosoftProvider(config()).completeSignIn('code', 'v', 'n1')
     expect(profile.email).toBe('from-graph@contoso.example')
+  })
+
+  it('never counts the Graph /me address as verified, even with xms_edov', async () => {
+    nextClaims = microsoftClaims({ email: undefined, xms_edov: true })
+    nextGraph = { status: 200, body: { mail: 'from-graph@contoso.example', userPrincipalName: 'upn@contoso.example' } }
+    const profile = await createMicrosoftProvider(config()).completeSignIn('code', 'v', 'n1')
+    expect(profile).toMatchObject({ email: 'from-graph@contoso.example', emailVerified: false })
   })
 
   it('falls back to userPrincipalName when Graph has no mail', async () => {

@@ -15,8 +15,17 @@ export interface VerifiedProfile {
   /** Google `sub`; Microsoft `${tid}:${oid}` (reference B1: sub is pairwise per app, key on tid+oid). */
   subject: string
   email: string
+  /**
+   * Whether the provider vouches for the address: Google `email_verified`, Microsoft the optional
+   * `xms_edov` claim (docs/decisions/008-verified-addresses.md). Only a verified address may match
+   * an existing account or earn the admin role.
+   */
+  emailVerified: boolean
   displayName: string
 }
+
+/** Providers send these claims as booleans, and some as strings or 1. */
+const isTrueClaim = (value: unknown) => value === true || value === 'true' || value === 1 || value === '1'
 
 export interface SignInProvider {
   id: AuthProvider
@@ -98,13 +107,9 @@ export function createGoogleProvider(config: Config): SignInProvider {
     async completeSignIn(code, codeVerifier, nonce) {
       const tokens = await exchangeCode(client, c.tokenUrl, code, codeVerifier, 'google')
       const claims = await verify(idTokenOf(tokens, 'google'), c.jwksUrl, c.issuers, c.clientId, nonce, 'google')
-      // Only a verified address may claim an account (SPEC 1: one account per email address).
       const email = typeof claims.email === 'string' ? claims.email : ''
-      const verified = claims.email_verified === true || claims.email_verified === 'true'
-      if (!EmailSchema.safeParse(email).success || !verified) {
-        throw OAuthFlowError.of('email_missing', 'google', 'id token without a verified email')
-      }
-      return { subject: claims.sub as string, email, displayName: displayNameOf(claims.name, email) }
+      if (!EmailSchema.safeParse(email).success) throw OAuthFlowError.of('email_missing', 'google', 'id token without an email')
+      return { subject: claims.sub as string, email, emailVerified: isTrueClaim(claims.email_verified), displayName: displayNameOf(claims.name, email) }
     },
   }
 }
@@ -158,9 +163,12 @@ export function createMicrosoftProvider(config: Config, fetchImpl: typeof fetch 
       if (typeof claims.oid !== 'string' || !claims.oid) {
         throw OAuthFlowError.of('invalid_id_token', 'microsoft', 'id token without oid')
       }
-      // `email` is optional and unverified-by-design in Entra tokens; fall back to the mailbox
-      // address from Graph /me (reference B1 "Use GET /me for the mailbox address").
+      // `email` is optional and mutable in Entra tokens: any tenant can type any address into it
+      // (reference B1, "nOAuth"). It counts as verified only with the optional claim xms_edov
+      // ("email domain owner verified"); without an `email` claim, the mailbox address from Graph
+      // /me is used, which is never verified for the same reason.
       let email = typeof claims.email === 'string' && EmailSchema.safeParse(claims.email).success ? claims.email : null
+      const emailVerified = email !== null && isTrueClaim(claims.xms_edov)
       if (!email) {
         let accessToken: string | null = null
         try {
@@ -172,7 +180,7 @@ export function createMicrosoftProvider(config: Config, fetchImpl: typeof fetch 
         email = fromGraph && EmailSchema.safeParse(fromGraph).success ? fromGraph : null
       }
       if (!email) throw OAuthFlowError.of('email_missing', 'microsoft', 'no email in id token or Graph /me')
-      return { subject: `${tid}:${claims.oid}`, email, displayName: displayNameOf(claims.name, email) }
+      return { subject: `${tid}:${claims.oid}`, email, emailVerified, displayName: displayNameOf(claims.name, email) }
     },
   }
 }

@@ -5,11 +5,21 @@ import { requireUser } from '#server/plugins/session.ts'
 import { joinWaitlistContract } from '#shared/api/waitlist.ts'
 import { joinWaitlist } from './waitlist.service.ts'
 
-export function registerWaitlistRoutes(app: FastifyInstance, { db }: { db: Database }) {
+/**
+ * Per signed-in user (by IP when signed out): a person joins once or twice; a script adding hundreds
+ * of addresses a minute is stopped (issue 11 item 7).
+ */
+export const WAITLIST_RATE_LIMIT = { max: 10, timeWindow: 60_000 }
+
+export function registerWaitlistRoutes(app: FastifyInstance, { db, rateLimit }: { db: Database; rateLimit: { max: number; timeWindow: number } }) {
   app.withTypeProvider<ZodTypeProvider>().post(
     joinWaitlistContract.path,
-    // preValidation: a signed-out caller hears 'Authentication required' before any field message.
-    { schema: { body: joinWaitlistContract.body }, preValidation: requireUser },
+    {
+      schema: { body: joinWaitlistContract.body },
+      // preValidation: a signed-out caller hears 'Authentication required' before any field message.
+      preValidation: requireUser,
+      config: { rateLimit: { ...rateLimit, keyGenerator: (request) => (request.user ? `user:${request.user.id}` : `ip:${request.ip}`) } },
+    },
     async (request) => {
       await joinWaitlist(db, request.user!.id, request.body)
       return { success: true as const }
