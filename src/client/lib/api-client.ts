@@ -1,3 +1,6 @@
+import type { z } from 'zod'
+import { contractPath, type ContractBody, type ContractDefinition, type ContractParams, type ContractQuery, type ContractResponse } from '#shared/api/contract.ts'
+
 /**
  * The one fetch wrapper of the client (STYLE.md 17, 22; SPEC 7 "The calls it makes").
  *
@@ -30,11 +33,14 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
-  /** Sends X-Requested-With (SPEC 7 "(secure)" calls). */
-  secure?: boolean
   /** Message used when a non-OK answer has no `error` field (SPEC 8 per-call defaults). */
   fallbackError?: string
   signal?: AbortSignal
+}
+
+interface RequestInit extends RequestOptions {
+  /** Sends X-Requested-With (SPEC 7 "(secure)" calls). */
+  secure?: boolean
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -50,7 +56,7 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, options: RequestOptions): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, options: RequestInit): Promise<T> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' }
   if (options.secure) headers['X-Requested-With'] = 'XMLHttpRequest'
 
@@ -73,7 +79,25 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
   return data as T
 }
 
-export const apiClient = {
-  get: <T>(path: string, options: RequestOptions = {}) => request<T>('GET', path, undefined, options),
-  post: <T>(path: string, body: unknown = {}, options: RequestOptions = {}) => request<T>('POST', path, body, options),
+/** What a call sends: the contract's body, query and path parameters, each where it declares one. */
+export type CallInput<C extends ContractDefinition> = (C['body'] extends z.ZodType ? { body: ContractBody<C> } : { body?: undefined }) &
+  (C['query'] extends z.ZodType ? { query: ContractQuery<C> } : { query?: undefined }) &
+  (C['params'] extends z.ZodType ? { params: ContractParams<C> } : { params?: undefined })
+
+/**
+ * Calls an endpoint through its shared contract (issue 12): method, path and the secure header come
+ * from the contract; the answer is typed from its 200 schema (an empty OK body reads as undefined).
+ * A non-OK answer throws ApiError.
+ */
+export function callApi<C extends ContractDefinition>(contract: C, input?: CallInput<C>, options: RequestOptions = {}): Promise<ContractResponse<C>> {
+  let path = contractPath(contract, input?.params as Record<string, string> | undefined)
+  const query = input?.query as Record<string, unknown> | undefined
+  if (query) {
+    const search = new URLSearchParams()
+    for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== '') search.set(key, String(value))
+    const text = search.toString()
+    if (text) path = `${path}?${text}`
+  }
+  const body = contract.method === 'GET' ? undefined : (input?.body ?? {})
+  return request<ContractResponse<C>>(contract.method, path, body, { ...options, secure: contract.secure })
 }

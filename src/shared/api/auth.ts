@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ApiErrorSchema } from './errors.ts'
+import { defineContract, errorResponses } from './contract.ts'
 
 /** Sign-in providers. The Google button and the Microsoft button each send their id (SPEC 7). */
 export const AuthProviderSchema = z.enum(['google', 'microsoft'], { error: 'Unknown sign-in provider: use google or microsoft' })
@@ -19,46 +19,52 @@ export const SessionUserSchema = z.object({
 })
 export type SessionUser = z.infer<typeof SessionUserSchema>
 
-export const sessionContract = {
+/** GET /_api/auth/session: the signed-in user, or null (SPEC 7 "Authentication"). */
+export const sessionContract = defineContract({
   method: 'GET',
   path: '/_api/auth/session',
   responses: {
     200: z.object({ user: SessionUserSchema.nullable() }),
-    500: ApiErrorSchema,
+    ...errorResponses(500),
   },
-} as const
+})
 
 export const EstablishSessionBodySchema = z.object({
   tempToken: z.string({ error: 'Temporary token is required' }).min(1, 'Temporary token is required'),
 })
 export type EstablishSessionBody = z.infer<typeof EstablishSessionBodySchema>
 
-export const establishSessionContract = {
+export const establishSessionContract = defineContract({
   method: 'POST',
   path: '/_api/auth/establish_session',
+  secure: true,
   body: EstablishSessionBodySchema,
   responses: {
     200: z.object({ user: SessionUserSchema }),
-    400: ApiErrorSchema,
-    401: ApiErrorSchema,
-    429: ApiErrorSchema,
+    ...errorResponses(400, 401, 403, 429),
   },
-} as const
+})
 
-export const logoutContract = {
+/** POST /_api/auth/logout with an empty object; any fields are ignored (SPEC 7). */
+export const logoutContract = defineContract({
   method: 'POST',
   path: '/_api/auth/logout',
-  body: z.object({}).strict(),
+  secure: true,
+  body: z.object({}).passthrough(),
   responses: {
     200: z.object({ success: z.literal(true) }),
+    ...errorResponses(400, 403),
   },
-} as const
+})
 
 export const OAuthAuthorizeQuerySchema = z.object({
   provider: AuthProviderSchema,
 })
 
-/** GET, opened in a 500x600 popup; redirects to the provider (SPEC 7). */
+/**
+ * GET, opened in a 500x600 popup, not fetched: it redirects to the provider, and its errors are popup
+ * pages (SPEC 7). Not a JSON contract, so it is not registered with contractRoute.
+ */
 export const oauthAuthorizeContract = {
   method: 'GET',
   path: '/_api/auth/oauth_authorize',
@@ -100,13 +106,3 @@ export const OAuthPopupMessageSchema = z.discriminatedUnion('type', [
   }),
 ])
 export type OAuthPopupMessage = z.infer<typeof OAuthPopupMessageSchema>
-
-/** GET /_api/app/info: what the client needs to know about how the server runs. */
-export const appInfoContract = {
-  method: 'GET',
-  path: '/_api/app/info',
-  responses: {
-    200: z.object({ demoMode: z.boolean(), productName: z.string(), supportEmail: z.string() }),
-  },
-} as const
-export type AppInfo = z.infer<(typeof appInfoContract)['responses'][200]>

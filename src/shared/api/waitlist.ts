@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ApiErrorSchema } from './errors.ts'
+import { defineContract, errorResponses } from './contract.ts'
 
 /** SPEC 3 "Waitlist submission", SPEC 5 validation messages word for word. */
 export const WaitlistBodySchema = z.object({
@@ -9,13 +9,13 @@ export const WaitlistBodySchema = z.object({
 export type WaitlistBody = z.infer<typeof WaitlistBodySchema>
 
 /** POST /_api/team/waitlist (SPEC 7 "Team waitlist"): signed-in users only; repeats are idempotent. */
-export const joinWaitlistContract = {
+export const joinWaitlistContract = defineContract({
   method: 'POST',
   path: '/_api/team/waitlist',
+  secure: true,
   body: WaitlistBodySchema,
   responses: {
     200: z.object({ success: z.literal(true) }),
-    400: ApiErrorSchema,
-    401: ApiErrorSchema,
+    ...errorResponses(400, 401, 403, 429),
   },
-} as const
+})

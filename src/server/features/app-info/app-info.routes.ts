@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { isDemoMode, type Config } from '#server/config.ts'
-import { appInfoContract, type AppInfo } from '#shared/api/auth.ts'
+import { contractRoute } from '#server/lib/contract-route.ts'
+import { appInfoContract } from '#shared/api/app-info.ts'
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '#shared/product.ts'
 
 /** GET /_api/app/info: lets the client show a demo-mode notice (DESIGN "Running it"). */
 export function registerAppInfoRoutes(app: FastifyInstance, { config }: { config: Config }) {
-  app.get(appInfoContract.path, async (): Promise<AppInfo> => ({
+  contractRoute(app, appInfoContract, {}, async () => ({
     demoMode: isDemoMode(config),
     productName: PRODUCT_NAME,
     supportEmail: SUPPORT_EMAIL,

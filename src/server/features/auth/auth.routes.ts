@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { Config } from '#server/config.ts'
 import { normalizeIp } from '#server/lib/network.ts'
 import { randomToken } from '#server/lib/tokens.ts'
+import { contractRoute } from '#server/lib/contract-route.ts'
 import { handleApiError } from '#server/plugins/error-handler.ts'
 import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts'
 import { removeOpenerPolicy, setPopupPageHeaders } from '#server/plugins/security-headers.ts'
@@ -59,7 +60,6 @@ function providerOf(request: FastifyRequest): AuthProvider | null {
 
 /** Wiring only (STYLE.md 7); the logic is in auth.service.ts. */
 export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLimit }: AuthRoutesDeps) {
-  const r = app.withTypeProvider<ZodTypeProvider>()
   const limited = { rateLimit: { max: rateLimit.max, timeWindow: rateLimit.timeWindow } }
 
   // The two routes that run inside the sign-in popup answer every failure, a rate limit or a bad
@@ -122,31 +122,27 @@ export function registerAuthRoutes(app: FastifyInstance, { config, auth, rateLim
     )
   })
 
-  r.post(
-    establishSessionContract.path,
-    { schema: { body: establishSessionContract.body }, config: limited },
-    async (request, reply) => {
-      try {
-        // A browser signing in again replaces its session: the one its cookie held ends here.
-        const result = await auth.establishSession(request.body.tempToken, requestContext(request), request.sessionId)
-        setSessionCookie(reply, config, request, result.token)
-        return { user: result.user }
-      } catch (error) {
-        if (error instanceof InvalidTempTokenError) {
-          return reply.code(401).send({ error: error.message, code: 'invalid_temp_token' })
-        }
-        throw error
+  contractRoute(app, establishSessionContract, { config: limited }, async (request, reply) => {
+    try {
+      // A browser signing in again replaces its session: the one its cookie held ends here.
+      const result = await auth.establishSession(request.body.tempToken, requestContext(request), request.sessionId)
+      setSessionCookie(reply, config, request, result.token)
+      return { user: result.user }
+    } catch (error) {
+      if (error instanceof InvalidTempTokenError) {
+        return reply.code(401).send({ error: error.message, code: 'invalid_temp_token' })
       }
-    },
-  )
+      throw error
+    }
+  })
 
-  r.get(sessionContract.path, async (request, reply) => {
+  contractRoute(app, sessionContract, {}, async (request, reply) => {
     // Never cached: the client's session query must always see the current state (SPEC 7).
     reply.header('cache-control', 'no-store')
     return { user: request.user }
   })
 
-  r.post(logoutContract.path, { schema: { body: z.object({}).passthrough() } }, async (request, reply) => {
+  contractRoute(app, logoutContract, {}, async (request, reply) => {
     await auth.logout(request.sessionId)
     clearSessionCookie(reply, config, request)
     return { success: true as const }

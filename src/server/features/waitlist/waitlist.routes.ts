@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
-import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Database } from '#server/db/client.ts'
+import { contractRoute } from '#server/lib/contract-route.ts'
 import { requireUser } from '#server/plugins/session.ts'
 import { joinWaitlistContract } from '#shared/api/waitlist.ts'
 import { joinWaitlist } from './waitlist.service.ts'
@@ -12,10 +12,10 @@ import { joinWaitlist } from './waitlist.service.ts'
 export const WAITLIST_RATE_LIMIT = { max: 10, timeWindow: 60_000 }
 
 export function registerWaitlistRoutes(app: FastifyInstance, { db, rateLimit }: { db: Database; rateLimit: { max: number; timeWindow: number } }) {
-  app.withTypeProvider<ZodTypeProvider>().post(
-    joinWaitlistContract.path,
+  contractRoute(
+    app,
+    joinWaitlistContract,
     {
-      schema: { body: joinWaitlistContract.body },
       // preValidation: a signed-out caller hears 'Authentication required' before any field message.
       preValidation: requireUser,
       config: { rateLimit: { ...rateLimit, keyGenerator: (request) => (request.user ? `user:${request.user.id}` : `ip:${request.ip}`) } },

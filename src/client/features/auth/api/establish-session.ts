@@ -1,15 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { EstablishSessionBody, SessionUser, establishSessionContract } from '#shared/api/auth.ts'
-import { apiClient } from '#client/lib/api-client.ts'
+import { establishSessionContract, type EstablishSessionBody } from '#shared/api/auth.ts'
+import { callApi } from '#client/lib/api-client.ts'
 import { sessionQueryOptions } from './get-session.ts'
 
-type EstablishSessionResponse = { user?: SessionUser; error?: string }
-
 /** POST /_api/auth/establish_session: exchanges the popup's one-time tempToken for a session. */
-export async function establishSession(body: EstablishSessionBody): Promise<EstablishSessionResponse> {
-  const path: (typeof establishSessionContract)['path'] = '/_api/auth/establish_session'
-  return (await apiClient.post<EstablishSessionResponse | undefined>(path, body, { secure: true })) ?? {}
-}
+export const establishSession = (body: EstablishSessionBody) => callApi(establishSessionContract, { body })
 
 /**
  * Login sets the cached user directly (SPEC 4 "Auth state"), so the dashboard renders at once

@@ -1,13 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { logoutContract } from '#shared/api/auth.ts'
-import { apiClient } from '#client/lib/api-client.ts'
+import { logoutContract } from '#shared/api/auth.ts'
+import { callApi } from '#client/lib/api-client.ts'
 import { sessionQueryOptions } from './get-session.ts'
 
 /** POST /_api/auth/logout with an empty object (SPEC 7). */
-export async function logout(): Promise<unknown> {
-  const path: (typeof logoutContract)['path'] = '/_api/auth/logout'
-  return apiClient.post(path, {}, { secure: true })
-}
+export const logout = () => callApi(logoutContract, { body: {} })
 
 /** Logout empties the cached user, calls logout, then re-checks the session (SPEC 4 "Auth state"). */
 export function useLogout() {

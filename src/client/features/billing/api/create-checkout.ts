@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import { apiClient } from '#client/lib/api-client.ts'
+import { createCheckoutContract } from '#shared/api/billing.ts'
+import { callApi } from '#client/lib/api-client.ts'
 import { subscriptionQueryOptions } from './get-subscription.ts'
 
 /** Checkout is for paid self-serve plans; team is a waitlist (SPEC 5 "Checkout"). */
@@ -8,11 +9,7 @@ export type CheckoutPlanId = 'standard' | 'team'
 
 /** POST /_api/billing/create-checkout {planId} → {url} (SPEC 7 "Billing"). */
 export async function createCheckout({ planId }: { planId: CheckoutPlanId }): Promise<{ url: string }> {
-  const data = await apiClient.post<{ url?: string } | undefined>(
-    '/_api/billing/create-checkout',
-    { planId },
-    { secure: true, fallbackError: 'Failed to create checkout session.' },
-  )
+  const data = await callApi(createCheckoutContract, { body: { planId } }, { fallbackError: 'Failed to create checkout session.' })
   if (!data?.url) throw new Error('Failed to create checkout session.')
   return { url: data.url }
 }

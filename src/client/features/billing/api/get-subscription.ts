@@ -1,27 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { subscriptionContract, type SubscriptionResponse } from '#shared/api/billing.ts'
 import type { PlanId } from '#shared/plans.ts'
-import { ApiError, apiClient } from '#client/lib/api-client.ts'
+import { ApiError, callApi } from '#client/lib/api-client.ts'
 
-/** SPEC 3 "Subscription response"; only the fields the client reads are typed. */
-export interface Subscription {
-  planId: PlanId
-  planName?: string
-  status?: string
-  emailLimit?: number | null
-  cancelAtPeriodEnd?: boolean
-  currentPeriodEnd?: string | null
-}
-export interface SubscriptionResponse {
-  subscription?: Subscription | null
-  usage?: { emailsProcessed: number; percentUsed: number } | null
-  invoice?: unknown
-}
-
-/** GET /_api/billing/subscription (SPEC 7 "Billing"). */
-export async function getSubscription(): Promise<SubscriptionResponse> {
-  const data = await apiClient.get<SubscriptionResponse | undefined>('/_api/billing/subscription', {
-    fallbackError: 'Failed to fetch subscription data.',
-  })
+/** GET /_api/billing/subscription (SPEC 7 "Billing"). An empty answer reads as no subscription data. */
+export async function getSubscription(): Promise<Partial<SubscriptionResponse>> {
+  const data = await callApi(subscriptionContract, undefined, { fallbackError: 'Failed to fetch subscription data.' })
   return data ?? {}
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { joinWaitlistContract, type WaitlistBody } from '#shared/api/waitlist.ts'
-import { apiClient } from '#client/lib/api-client.ts'
+import { callApi } from '#client/lib/api-client.ts'
 
 /**
  * The admin panel's team-waitlist list (not built yet). Its query factory will live in the admin
@@ -14,11 +14,7 @@ export const adminTeamWaitlistQueryKey = ['admin', 'teamWaitlist'] as const
  * 'An unknown error occurred.'
  */
 export async function joinWaitlist(body: WaitlistBody): Promise<{ success: true }> {
-  const data = await apiClient.post<{ success?: boolean; error?: string } | undefined>(joinWaitlistContract.path, body, {
-    secure: true,
-    fallbackError: 'An unknown error occurred.',
-  })
-  if (data?.error) throw new Error(data.error)
+  await callApi(joinWaitlistContract, { body }, { fallbackError: 'An unknown error occurred.' })
   return { success: true }
 }
 
