@@ -310,3 +310,32 @@ describe('session cookie behind an https proxy', () => {
     expect(rows.at(-1)?.ipAddress).toBe('203.0.113.9')
   })
 })
+
+describe('one host name for the app on this machine (issue 12 item 8)', () => {
+  let ctx: TestApp
+  beforeAll(async () => {
+    ctx = await createTestApp('pglite', { env: { APP_URL: 'http://localhost:3000' } })
+  })
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it.each(['127.0.0.1:3000', '[::1]:3000', 'LOCALHOST:3000'])('redirects a page request on %s to APP_URL, keeping the path', async (host) => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/login?next=1', headers: { host } })
+    if (host === 'LOCALHOST:3000') {
+      expect(res.statusCode).toBe(200)
+      return
+    }
+    expect(res.statusCode).toBe(302)
+    expect(res.headers.location).toBe('http://localhost:3000/login?next=1')
+  })
+
+  it('never redirects API or webhook requests, or hosts that are not this machine', async () => {
+    const api = await ctx.app.inject({ method: 'GET', url: '/_api/auth/session', headers: { host: '127.0.0.1:3000' } })
+    expect(api.statusCode).toBe(200)
+    const webhook = await ctx.app.inject({ method: 'POST', url: '/_api/webhooks/outlook?validationToken=abc', headers: { host: '127.0.0.1:3000', 'content-type': 'text/plain' }, payload: '' })
+    expect(webhook.statusCode).toBe(200)
+    const proxied = await ctx.app.inject({ method: 'GET', url: '/login', headers: { host: 'inbox.example' } })
+    expect(proxied.statusCode).toBe(200)
+  })
+})

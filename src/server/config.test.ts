@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { ConfigError, configWarnings, isDemoMode, loadConfig } from './config.ts'
 
+const KEY = 'a-token-encryption-key-of-32-characters-at-least'
+
 describe('loadConfig', () => {
   it('runs with no environment at all: demo mode for both providers, PGlite under ./data, port 3000', () => {
     const config = loadConfig({})
@@ -30,7 +32,7 @@ describe('loadConfig', () => {
   })
 
   it('switches a provider to the real service only when both its id and secret are set', () => {
-    const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' })
+    const config = loadConfig({ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: KEY })
     expect(config.google).toMatchObject({ demo: false, clientId: 'id' })
     expect(config.microsoft.demo).toBe(true)
   })
@@ -81,7 +83,7 @@ describe('loadConfig', () => {
   it('stops production start-up without OAuth credentials unless demo sign-in is opted into', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError)
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/Google and Microsoft sign-in has no credentials.*ALLOW_DEMO_SIGN_IN=true/)
-    const googleOnly = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }
+    const googleOnly = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: KEY }
     expect(() => loadConfig(googleOnly)).toThrow(/NODE_ENV=production but Microsoft sign-in has no credentials/)
     const real = { ...googleOnly, MICROSOFT_CLIENT_ID: 'id', MICROSOFT_CLIENT_SECRET: 'secret' }
     expect(isDemoMode(loadConfig(real))).toBe(false)
@@ -92,7 +94,7 @@ describe('loadConfig', () => {
 })
 
 describe('configWarnings', () => {
-  const production = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 's', MICROSOFT_CLIENT_ID: 'm', MICROSOFT_CLIENT_SECRET: 's' }
+  const production = { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'g', GOOGLE_CLIENT_SECRET: 's', MICROSOFT_CLIENT_ID: 'm', MICROSOFT_CLIENT_SECRET: 's', TOKEN_ENCRYPTION_KEY: KEY }
 
   it('warns when production trusts X-Forwarded-For from anyone (TRUST_PROXY=true)', () => {
     expect(configWarnings(loadConfig({ ...production, TRUST_PROXY: 'true' }))).toEqual([expect.stringMatching(/^TRUST_PROXY=true trusts X-Forwarded-For.*TRUST_PROXY=1/)])
@@ -106,5 +108,34 @@ describe('configWarnings', () => {
 
   it('reminds the operator that production runs demo sign-in when it was opted into', () => {
     expect(configWarnings(loadConfig({ NODE_ENV: 'production', ALLOW_DEMO_SIGN_IN: 'true' }))).toEqual([expect.stringMatching(/anyone can sign in as anyone/)])
+  })
+})
+
+describe('token encryption and Gmail push settings (issue 12)', () => {
+  it('needs TOKEN_ENCRYPTION_KEY with real provider credentials or with DATABASE_URL, naming the variable', () => {
+    for (const env of [
+      { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' },
+      { MICROSOFT_CLIENT_ID: 'id', MICROSOFT_CLIENT_SECRET: 'secret' },
+      { DATABASE_URL: 'postgres://localhost/x' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/TOKEN_ENCRYPTION_KEY: required/)
+    }
+    // The all-demo embedded setup keeps a generated key under DATA_DIR instead.
+    expect(loadConfig({}).tokenEncryption).toEqual({ key: undefined, version: 1, previous: [] })
+  })
+
+  it('reads the key version and the previous keys for rotation, without echoing a bad secret', () => {
+    const config = loadConfig({ TOKEN_ENCRYPTION_KEY: KEY, TOKEN_ENCRYPTION_KEY_VERSION: '3', TOKEN_ENCRYPTION_PREVIOUS_KEYS: `1:${KEY}1, 2:${KEY}2` })
+    expect(config.tokenEncryption).toEqual({ key: KEY, version: 3, previous: [{ version: 1, secret: `${KEY}1` }, { version: 2, secret: `${KEY}2` }] })
+    expect(() => loadConfig({ TOKEN_ENCRYPTION_PREVIOUS_KEYS: '1:short-secret-value' })).toThrow(/TOKEN_ENCRYPTION_PREVIOUS_KEYS/)
+    expect(() => loadConfig({ TOKEN_ENCRYPTION_PREVIOUS_KEYS: '1:short-secret-value' })).not.toThrow(/short-secret-value/)
+    expect(() => loadConfig({ TOKEN_ENCRYPTION_KEY: KEY, TOKEN_ENCRYPTION_PREVIOUS_KEYS: `1:${KEY}` })).toThrow(/version 1 appears twice/)
+  })
+
+  it('defaults the Gmail push audience to the webhook URL and checks the topic name', () => {
+    const config = loadConfig({ APP_URL: 'https://inbox.example' })
+    expect(config.gmail.push.audience).toBe('https://inbox.example/_api/webhooks/gmail')
+    expect(() => loadConfig({ GMAIL_PUBSUB_TOPIC: 'my-topic' })).toThrow(/GMAIL_PUBSUB_TOPIC/)
+    expect(loadConfig({ GMAIL_PUBSUB_TOPIC: 'projects/p/topics/t' }).gmail.pubsubTopic).toBe('projects/p/topics/t')
   })
 })

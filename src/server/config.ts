@@ -67,6 +67,25 @@ const EnvSchema = z.object({
     (v) => (v === '' ? undefined : v),
     z.string().min(32, 'must be at least 32 characters').optional(),
   ),
+  TOKEN_ENCRYPTION_KEY_VERSION: z.preprocess(
+    (v) => (v === '' || v === undefined ? '1' : v),
+    z.coerce.number().int('must be a whole number').min(1, 'must be 1 or more'),
+  ),
+  /** Keys of earlier versions, still able to decrypt: `1:secret,2:secret`. */
+  TOKEN_ENCRYPTION_PREVIOUS_KEYS: withDefault(''),
+  GMAIL_API_URL: urlWithDefault('https://gmail.googleapis.com'),
+  GOOGLE_REVOKE_URL: urlWithDefault('https://oauth2.googleapis.com/revoke'),
+  /** `projects/<project>/topics/<topic>` that Gmail publishes new-mail notifications to. */
+  GMAIL_PUBSUB_TOPIC: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.string().regex(/^projects\/[^/]+\/topics\/[^/]+$/, 'must look like projects/<project>/topics/<topic>').optional(),
+  ),
+  /** The push subscription's OIDC audience; defaults to the webhook URL. */
+  GMAIL_PUSH_AUDIENCE: optionalString,
+  /** The service account the push subscription authenticates as (the JWT's email claim). */
+  GMAIL_PUSH_SERVICE_ACCOUNT: optionalString,
+  GMAIL_PUSH_JWKS_URL: urlWithDefault('https://www.googleapis.com/oauth2/v3/certs'),
+  GMAIL_PUSH_ISSUER: withDefault('https://accounts.google.com'),
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
@@ -115,7 +134,14 @@ export interface Config {
   adminEmails: string[]
   google: GoogleProviderConfig
   microsoft: MicrosoftProviderConfig
-  tokenEncryptionKey: string | undefined
+  /** Current key (undefined: demo mode keeps a generated key under DATA_DIR) and earlier versions. */
+  tokenEncryption: { key: string | undefined; version: number; previous: Array<{ version: number; secret: string }> }
+  gmail: {
+    apiUrl: string
+    revokeUrl: string
+    pubsubTopic: string | undefined
+    push: { audience: string; serviceAccount: string | undefined; jwksUrl: string; issuers: string[] }
+  }
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined }
   demoIdpPort: number
   /** Production with demo sign-in, opted into with ALLOW_DEMO_SIGN_IN=true. */
@@ -143,6 +169,21 @@ function parseTrustProxy(raw: string): TrustProxy {
     }
   }
   return list
+}
+
+function parsePreviousKeys(raw: string, currentVersion: number): Array<{ version: number; secret: string }> {
+  const keys: Array<{ version: number; secret: string }> = []
+  for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const match = /^(\d+):(.{32,})$/.exec(entry)
+    // Don't echo the entry: it holds a secret.
+    if (!match) throw new ConfigError('Invalid configuration: TOKEN_ENCRYPTION_PREVIOUS_KEYS: each entry must be <version>:<secret of 32+ characters>')
+    const version = Number(match[1])
+    if (version === currentVersion || keys.some((k) => k.version === version)) {
+      throw new ConfigError(`Invalid configuration: TOKEN_ENCRYPTION_PREVIOUS_KEYS: key version ${version} appears twice (or equals TOKEN_ENCRYPTION_KEY_VERSION)`)
+    }
+    keys.push({ version, secret: match[2]! })
+  }
+  return keys
 }
 
 function parseAdminEmails(raw: string): string[] {
@@ -181,6 +222,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const googleIssuers = googleIssuerForms.includes(e.GOOGLE_ISSUER) ? googleIssuerForms : [e.GOOGLE_ISSUER]
 
   const msBase = `https://login.microsoftonline.com/${e.MICROSOFT_TENANT}`
+
+  // Tokens of real mailboxes, or tokens in a database several processes share, need a key the
+  // operator keeps; only the all-demo embedded setup may generate its own under DATA_DIR (issue 12).
+  if (!e.TOKEN_ENCRYPTION_KEY && (e.GOOGLE_CLIENT_ID || e.MICROSOFT_CLIENT_ID || e.DATABASE_URL)) {
+    throw new ConfigError(
+      'Invalid configuration: TOKEN_ENCRYPTION_KEY: required (32+ characters) when Google or Microsoft credentials or DATABASE_URL are set; ' +
+        'it encrypts mailbox tokens at rest. Generate one with `openssl rand -base64 48`.',
+    )
+  }
 
   // In production the local identity fakes would let anyone sign in as anyone, so demo sign-in
   // needs an explicit opt-in (issue 11 item 7).
@@ -223,7 +273,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       graphUrl: e.MICROSOFT_GRAPH_URL.replace(/\/+$/, ''),
       demo: !e.MICROSOFT_CLIENT_ID,
     },
-    tokenEncryptionKey: e.TOKEN_ENCRYPTION_KEY,
+    tokenEncryption: { key: e.TOKEN_ENCRYPTION_KEY, version: e.TOKEN_ENCRYPTION_KEY_VERSION, previous: parsePreviousKeys(e.TOKEN_ENCRYPTION_PREVIOUS_KEYS, e.TOKEN_ENCRYPTION_KEY_VERSION) },
+    gmail: {
+      apiUrl: e.GMAIL_API_URL.replace(/\/+$/, ''),
+      revokeUrl: e.GOOGLE_REVOKE_URL,
+      pubsubTopic: e.GMAIL_PUBSUB_TOPIC,
+      push: {
+        audience: e.GMAIL_PUSH_AUDIENCE ?? `${appUrl}/_api/webhooks/gmail`,
+        serviceAccount: e.GMAIL_PUSH_SERVICE_ACCOUNT,
+        jwksUrl: e.GMAIL_PUSH_JWKS_URL,
+        issuers: googleIssuerForms.includes(e.GMAIL_PUSH_ISSUER) ? googleIssuerForms : [e.GMAIL_PUSH_ISSUER],
+      },
+    },
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     demoIdpPort: e.DEMO_IDP_PORT,
     allowDemoSignIn: e.ALLOW_DEMO_SIGN_IN,

@@ -5,6 +5,11 @@ import { migrateDatabase, openDatabase } from '#server/db/client.ts'
 import { DataDirError } from '#server/db/data-dir.ts'
 import { withDemoProviders } from '#server/demo-providers.ts'
 import { startJobs } from '#server/jobs/boss.ts'
+import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
+import { loadTokenCipher } from '#server/lib/token-key.ts'
+import { prepareConnectedDemoMailboxes } from '#server/features/demo/demo-mailboxes.ts'
+import type { DemoMail } from '#fakes/demo-mail.ts'
+import type { PgBoss } from 'pg-boss'
 import { createLogger } from '#server/plugins/logging.ts'
 
 /**
@@ -62,10 +67,11 @@ async function main() {
   try {
     // The identity fakes (demo mode) and the database open in parallel: both are slow-ish (RSA key
     // generation, PGlite's WASM start) and independent.
+    let demoMail: DemoMail | undefined
     const startFakes = async () => {
       if (!isDemoMode(config)) return
       // Loaded lazily: production with real credentials never loads the fakes.
-      const { startIdentityFakes } = await import('#fakes/identity/server.ts')
+      const [{ startIdentityFakes }, { startDemoMail }] = await Promise.all([import('#fakes/identity/server.ts'), import('#fakes/demo-mail.ts')])
       const fakes = await startIdentityFakes({
         host: '127.0.0.1',
         port: config.demoIdpPort,
@@ -73,10 +79,13 @@ async function main() {
         microsoft: DEMO_CREDENTIALS.microsoft,
       })
       closers.push({ name: 'identity fakes', close: () => fakes.close() })
-      config = withDemoProviders(config, fakes)
+      demoMail = await startDemoMail({ identity: fakes, host: '127.0.0.1', gmailPushEndpoint: `${config.appUrl}/_api/webhooks/gmail` })
+      const mail = demoMail
+      closers.push({ name: 'demo mailboxes', close: () => mail.close() })
+      config = withDemoProviders(config, fakes, { gmail: demoMail.gmail, graph: demoMail.graph })
       logger.info(
-        { google: config.google.demo, microsoft: config.microsoft.demo, identityProvider: fakes.origin },
-        'demo mode: sign-in uses the local identity fakes',
+        { google: config.google.demo, microsoft: config.microsoft.demo, identityProvider: fakes.origin, gmail: demoMail.gmail.origin, graph: demoMail.graph.origin },
+        'demo mode: sign-in and mailboxes use the local fakes',
       )
     }
     const openAndMigrate = async () => {
@@ -86,21 +95,42 @@ async function main() {
       return handle
     }
     const [, handle] = await Promise.all([startFakes(), openAndMigrate()])
+    // The demo mailboxes live in memory: fill the ones connected before this start again.
+    if (demoMail) await prepareConnectedDemoMailboxes(handle.db, demoMail)
 
-    const app = await buildApp({ config, db: handle.db })
+    // Sync jobs can be requested as soon as HTTP is up; they wait for the queue, which starts last.
+    let bossReady: (boss: PgBoss) => void = () => {}
+    let bossFailed: (error: unknown) => void = () => {}
+    const boss = new Promise<PgBoss>((resolve, reject) => {
+      bossReady = resolve
+      bossFailed = reject
+    })
+    boss.catch(() => {})
+    const app = await buildApp({
+      config,
+      db: handle.db,
+      tokenCipher: loadTokenCipher(config),
+      mailboxJobs: mailboxJobs(() => boss),
+      demoMailboxes: demoMail,
+    })
     closers.push({ name: 'http', close: () => app.close() })
     const address = await app.listen({ host: config.host, port: config.port })
     const listeningMs = Math.round(performance.now() - startedAt)
 
     // The job queue starts after HTTP is up: no request needs it, and it is the slowest part of a
     // warm start. It is closed before the database (closers run in reverse order).
-    const jobs = await startJobs({ handle, logger })
+    const jobs = await startJobs({ handle, logger }).catch((error: unknown) => {
+      bossFailed(error)
+      throw error
+    })
+    bossReady(jobs.boss)
     closers.push({ name: 'jobs', close: () => jobs.stop() })
 
     logger.info(
       { url: config.appUrl, address, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
-      // The bound address too: with PORT=0 the app URL's port says nothing.
-      `Inbox Guard listening on ${config.appUrl} (bound to ${address}; ${handle.kind}, started in ${listeningMs} ms)`,
+      // The URL to open first (another host name of the same machine would lose the sign-in cookie);
+      // the bound address too: with PORT=0 the app URL's port says nothing.
+      `Inbox Guard is ready: open ${config.appUrl} (listening on ${address}; ${handle.kind}, started in ${listeningMs} ms)`,
     )
   } catch (error) {
     shuttingDown = true

@@ -162,7 +162,7 @@ describe('the server on a DATA_DIR', () => {
     expect((await second.exit(REFUSED_WITHIN_MS)).code, 'a second server on the same DATA_DIR exits with code 1').toBe(1)
     expect(second.stderr()).toContain(`DATA_DIR ${dataDir} is in use by another Inbox Guard process (pid ${first.pid} on host ${os.hostname()}, since `)
     expect(second.stderr()).toContain('stop that process first, or set DATABASE_URL to a PostgreSQL database to run several processes')
-    expect(second.stdout()).not.toContain('Inbox Guard listening')
+    expect(second.stdout()).not.toContain('Inbox Guard is ready')
     expect(await sessionStatus(firstAddress), 'the first server still answers').toBe(200)
 
     first.kill('SIGTERM')

@@ -99,7 +99,11 @@ export const oauthStates = pgTable(
   'oauth_states',
   {
     state: text('state').primaryKey(),
-    provider: text('provider', { enum: ['google', 'microsoft'] }).notNull(),
+    /** Sign-in: google | microsoft. Mailbox connect: gmail | outlook. */
+    provider: text('provider', { enum: ['google', 'microsoft', 'gmail', 'outlook'] }).notNull(),
+    /** Mailbox connect only: who is connecting, and whether the flow runs in a popup or a full-page redirect. */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    mode: text('mode', { enum: ['popup', 'redirect'] }),
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
     /** SHA-256 of the random value in the HttpOnly binding cookie set on the browser that started the flow. */
@@ -108,6 +112,64 @@ export const oauthStates = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('oauth_states_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * The one mailbox a user connects (SPEC 1, issue 12): Gmail or Outlook, tokens encrypted at rest
+ * (src/server/lib/token-cipher.ts, context `mailbox:<id>:<field>`). Disconnecting clears the tokens
+ * and keeps the row (settings and lists belong to the user, not the mailbox).
+ */
+export const mailboxes = pgTable(
+  'mailboxes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['gmail', 'outlook'] }).notNull(),
+    emailAddress: text('email_address').notNull(),
+    /** SPEC 4 "Mailbox connection": connected | action_required | revoked | disconnected. */
+    status: text('status', { enum: ['connected', 'action_required', 'revoked', 'disconnected'] }).notNull(),
+    /** Why the status is what it is, in words the user can act on. */
+    statusMessage: text('status_message'),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    tokenExpiresAt: ts('token_expires_at'),
+    grantedScope: text('granted_scope'),
+    /** Gmail historyId / Outlook delta link: where the next sync starts. */
+    syncCursor: text('sync_cursor'),
+    /** Outlook subscription id (Gmail watches have none). */
+    pushSubscriptionId: text('push_subscription_id'),
+    pushExpiresAt: ts('push_expires_at'),
+    /** SHA-256 of the Outlook subscription's clientState; the secret itself is not kept. */
+    pushClientStateHash: text('push_client_state_hash'),
+    lastPushAt: ts('last_push_at'),
+    connectedAt: ts('connected_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // One mailbox per user (SPEC 4: only one provider may hold tokens).
+    uniqueIndex('mailboxes_user_id_idx').on(t.userId),
+    // Gmail push names the mailbox by address.
+    index('mailboxes_email_lower_idx').on(sql`lower(${t.emailAddress})`),
+    index('mailboxes_push_subscription_idx').on(t.pushSubscriptionId),
+  ],
+)
+
+/**
+ * Push notifications received, one row per provider message (Pub/Sub message id; Graph subscription
+ * + resource + change), so a redelivery enqueues nothing twice. Also what "webhook events today" counts.
+ */
+export const pushReceipts = pgTable(
+  'push_receipts',
+  {
+    id: serial('id').primaryKey(),
+    source: text('source', { enum: ['gmail', 'outlook', 'outlook_lifecycle'] }).notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    mailboxId: integer('mailbox_id').references(() => mailboxes.id, { onDelete: 'cascade' }),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('push_receipts_source_key_idx').on(t.source, t.dedupeKey), index('push_receipts_mailbox_received_idx').on(t.mailboxId, t.receivedAt)],
 )
 
 /** SPEC 3 "Audit log entry". Append-only: the application never updates or deletes these rows. */
@@ -166,3 +228,4 @@ export const jobRuns = pgTable(
 )
 
 export type UserRow = typeof users.$inferSelect
+export type MailboxRow = typeof mailboxes.$inferSelect

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
 import { recordJobRun } from './job-runs.ts'
+import { MAILBOX_SYNC_QUEUE, runMailboxSyncJob } from './mailbox-sync.job.ts'
 
 export interface JobsLogger {
   info(obj: object, msg?: string): void
@@ -57,6 +58,11 @@ export async function startJobs({ handle, logger, pollingIntervalSeconds = 2 }: 
       const result = await runSessionCleanupJob(handle.db, job.data)
       logger.info({ job: JOB_NAMES.sessionCleanup, ...result }, 'session cleanup finished')
     }
+  })
+
+  await boss.createQueue(MAILBOX_SYNC_QUEUE, { policy: 'stately', retryLimit: 3, retryBackoff: true })
+  await boss.work(MAILBOX_SYNC_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
+    for (const job of jobs) await runMailboxSyncJob(handle.db, job.data)
   })
 
   return {

@@ -8,7 +8,7 @@ export type ContractRequest<C extends ContractDefinition> = FastifyRequest<{
 }>
 
 /** Route options besides the schema: guards, per-route config (rate limits). */
-export type ContractRouteOptions = Pick<RouteShorthandOptions, 'onRequest' | 'preValidation' | 'preHandler' | 'config'>
+export type ContractRouteOptions = Pick<RouteShorthandOptions, 'onRequest' | 'preValidation' | 'preHandler' | 'config' | 'bodyLimit'>
 
 /**
  * Registers a handler for a shared contract (issue 12): method and path, body/query/params validation

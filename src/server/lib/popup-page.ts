@@ -1,4 +1,3 @@
-import type { OAuthPopupMessage } from '#shared/api/auth.ts'
 import { PRODUCT_NAME } from '#shared/product.ts'
 
 const escapeHtml = (s: string) =>
@@ -13,12 +12,21 @@ const scriptJson = (value: unknown) =>
  * opener, targeted at the app origin only, then closes. Opened without an opener (popup blocked and
  * the flow run in a tab, or the opener lost) it stays readable and links back to /login.
  */
-export function renderPopupPage(message: OAuthPopupMessage, appOrigin: string, nonce: string): string {
+export type PopupMessage = { type: 'OAUTH_TOKEN_SUCCESS' } | { type: 'OAUTH_ERROR'; error: { message: string } }
+
+export interface PopupPageTexts {
+  success: string
+  failure: string
+  back: { href: string; text: string }
+}
+
+export const SIGN_IN_POPUP_TEXTS: PopupPageTexts = { success: 'Sign-in complete', failure: 'Sign-in failed', back: { href: '/login', text: 'Back to sign in' } }
+
+/** The page the OAuth popup lands on (sign-in and mailbox connect share it). */
+export function renderPopupPage(message: PopupMessage, appOrigin: string, nonce: string, texts: PopupPageTexts = SIGN_IN_POPUP_TEXTS): string {
   const success = message.type === 'OAUTH_TOKEN_SUCCESS'
-  const heading = success ? 'Sign-in complete' : 'Sign-in failed'
-  const text = success
-    ? 'You can close this window and return to the app.'
-    : message.error.message
+  const heading = success ? texts.success : texts.failure
+  const text = success ? 'You can close this window and return to the app.' : message.error.message
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -32,7 +40,7 @@ export function renderPopupPage(message: OAuthPopupMessage, appOrigin: string, n
 <main>
 <h1>${heading}</h1>
 <p>${escapeHtml(text)}</p>
-<p><a href="/login">Back to sign in</a></p>
+<p><a href="${escapeHtml(texts.back.href)}">${escapeHtml(texts.back.text)}</a></p>
 </main>
 <script nonce="${nonce}">
 (function () {

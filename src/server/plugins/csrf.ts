@@ -5,10 +5,10 @@ import { apiRouteOf } from '#server/plugins/api-route.ts'
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Paths exempt from the check because their callers are servers, not browsers (provider webhooks,
- * which authenticate with their own signatures). Prefix match. Empty until those features land.
+ * Route prefixes exempt from the check because their callers are servers, not browsers: provider
+ * webhooks, which prove themselves (Pub/Sub OIDC token, Graph clientState). Prefix match.
  */
-export const CSRF_EXEMPT_PREFIXES: readonly string[] = []
+export const CSRF_EXEMPT_PREFIXES: readonly string[] = ['/_api/webhooks/']
 
 /**
  * CSRF guard (docs/decisions/003-sessions-and-csrf.md). A state-changing /_api request must carry

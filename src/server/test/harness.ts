@@ -1,7 +1,14 @@
 import { Writable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import { createServer } from 'node:net'
+import type { PgBoss } from 'pg-boss'
+import { startDemoMail } from '#fakes/demo-mail.ts'
+import { startGmailFake, type GmailFake } from '#fakes/gmail/server.ts'
+import { startGraphMailFake, type GraphMailFake } from '#fakes/graph-mail/server.ts'
 import { startIdentityFakes, type IdentityFakes } from '#fakes/identity/server.ts'
+import { startJobs, type Jobs } from '#server/jobs/boss.ts'
+import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
 import { buildApp, type AppDeps } from '#server/app.ts'
 import { loadConfig, type Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
@@ -10,6 +17,7 @@ import { OAuthPopupMessageSchema } from '#shared/api/auth.ts'
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.ts'
 
 export const APP_URL = 'http://app.test'
+export const TEST_TOKEN_KEY = 'test-token-encryption-key-of-32-characters-or-more'
 export const TEST_CLIENTS = {
   google: { clientId: 'test-google-client', clientSecret: 'test-google-secret' },
   microsoft: { clientId: 'test-microsoft-client', clientSecret: 'test-microsoft-secret' },
@@ -24,6 +32,11 @@ export interface TestApp {
   db: Database
   config: Config
   fakes: IdentityFakes
+  /** With `mail: true`: the Gmail and Graph mail fakes the app's adapters talk to. */
+  gmail?: GmailFake
+  graph?: GraphMailFake
+  /** The job queue on the test database, started on first use (real pg-boss). */
+  boss(): Promise<PgBoss>
   database: TestDatabase
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[]
@@ -36,15 +49,49 @@ export interface TestAppOptions {
   waitlistRateLimit?: AppDeps['waitlistRateLimit']
   clientDir?: string
   signInProviders?: AppDeps['signInProviders']
+  /**
+   * Start the Gmail and Graph mail fakes, point the app at them, and serve the app on a real loopback
+   * port (APP_URL) so Pub/Sub pushes and Graph's validation handshake and notifications reach it.
+   */
+  mail?: boolean
+  /** With `mail`: run the fakes as demo mode does (new mailboxes filled with demo mail; demo delivery route). */
+  demo?: boolean
+}
+
+/** A free loopback port, for an APP_URL known before the app listens. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 /** A real app on a real database, signing in against the real identity fakes on loopback. */
 export async function createTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const fakes = await startIdentityFakes({ host: '127.0.0.1', port: 0, google: TEST_CLIENTS.google, microsoft: TEST_CLIENTS.microsoft })
   const database = await createTestDatabase(kind)
+  const port = options.mail ? await freePort() : 0
+  const appUrl = options.mail ? `http://127.0.0.1:${port}` : APP_URL
+  const demoMail = options.mail && options.demo ? await startDemoMail({ identity: fakes, host: '127.0.0.1', gmailPushEndpoint: `${appUrl}/_api/webhooks/gmail` }) : undefined
+  const gmail = demoMail?.gmail ?? (options.mail ? await startGmailFake({ identity: fakes, pushEndpoint: `${appUrl}/_api/webhooks/gmail` }) : undefined)
+  const graph = demoMail?.graph ?? (options.mail ? await startGraphMailFake({ identity: fakes }) : undefined)
+  const mailEnv: Record<string, string> =
+    gmail && graph
+      ? {
+          GMAIL_API_URL: gmail.apiUrl,
+          GOOGLE_REVOKE_URL: fakes.google.revokeUrl,
+          GMAIL_PUBSUB_TOPIC: gmail.pubsub.topicName,
+          GMAIL_PUSH_SERVICE_ACCOUNT: gmail.pubsub.serviceAccountEmail,
+          GMAIL_PUSH_JWKS_URL: gmail.pubsub.jwksUrl,
+          GMAIL_PUSH_ISSUER: gmail.pubsub.issuer,
+          MICROSOFT_GRAPH_URL: graph.url,
+        }
+      : {}
   const config = loadConfig({
     NODE_ENV: 'test',
-    APP_URL,
+    APP_URL: appUrl,
+    TOKEN_ENCRYPTION_KEY: TEST_TOKEN_KEY,
     LOG_LEVEL: 'info',
     GOOGLE_CLIENT_ID: TEST_CLIENTS.google.clientId,
     GOOGLE_CLIENT_SECRET: TEST_CLIENTS.google.clientSecret,
@@ -59,6 +106,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     MICROSOFT_JWKS_URL: fakes.microsoft.jwksUrl,
     MICROSOFT_ISSUER_TEMPLATE: fakes.microsoft.issuerTemplate,
     MICROSOFT_GRAPH_URL: fakes.microsoft.graphUrl,
+    ...mailEnv,
     ...options.env,
   })
   const logs: string[] = []
@@ -68,27 +116,39 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
       done()
     },
   })
+  let jobs: Promise<Jobs> | undefined
+  const boss = async () => {
+    jobs ??= startJobs({ handle: database.handle, logger: { info: () => {}, warn: () => {}, error: () => {} }, pollingIntervalSeconds: 0.5 })
+    return (await jobs).boss
+  }
   const app = await buildApp({
     config,
+    mailboxJobs: mailboxJobs(boss),
     db: database.handle.db,
     logDestination,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
     authRateLimit: options.authRateLimit ?? { max: 1000, timeWindow: 60_000 },
     waitlistRateLimit: options.waitlistRateLimit ?? { max: 1000, timeWindow: 60_000 },
     signInProviders: options.signInProviders,
+    demoMailboxes: demoMail,
   })
   await app.ready()
+  if (options.mail) await app.listen({ host: '127.0.0.1', port })
   return {
     app,
     db: database.handle.db,
     config,
     fakes,
+    gmail,
+    graph,
+    boss,
     database,
     logs,
     async close() {
       await app.close()
+      if (jobs) await (await jobs).stop()
       await database.destroy()
-      await fakes.close()
+      await Promise.all([fakes.close(), gmail?.close(), graph?.close()])
     },
   }
 }

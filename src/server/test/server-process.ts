@@ -18,7 +18,7 @@ export interface ServerProcess {
   pid: number
   stdout(): string
   stderr(): string
-  /** The bound address ("http://127.0.0.1:41234") from the "Inbox Guard listening" log line. */
+  /** The bound address ("http://127.0.0.1:41234") from the "Inbox Guard is ready" log line. */
   listening(timeoutMs: number): Promise<string>
   /** Resolves when the process has exited and its output is complete. */
   exit(timeoutMs: number): Promise<ServerExit>
@@ -55,7 +55,7 @@ export function startServer(env: Record<string, string>): ServerProcess {
     stdout: () => stdout,
     stderr: () => stderr,
     listening: (timeoutMs) =>
-      poll(timeoutMs, 'the "Inbox Guard listening" log line', describe, () => {
+      poll(timeoutMs, 'the "Inbox Guard is ready" log line', describe, () => {
         const address = findListeningAddress(stdout)
         if (address) return address
         if (exited) throw new Error(`the server exited (${JSON.stringify(exited)}) before listening\n${describe()}`)
@@ -87,7 +87,7 @@ export async function stopServers() {
 
 function findListeningAddress(stdout: string): string | undefined {
   for (const line of stdout.split('\n')) {
-    if (!line.includes('Inbox Guard listening')) continue
+    if (!line.includes('Inbox Guard is ready')) continue
     const { address } = JSON.parse(line) as { address?: unknown }
     if (typeof address === 'string') return address
   }

@@ -5,6 +5,7 @@ import type { Config } from '#server/config.ts'
 import { normalizeIp } from '#server/lib/network.ts'
 import { randomToken } from '#server/lib/tokens.ts'
 import { contractRoute } from '#server/lib/contract-route.ts'
+import { renderPopupPage } from '#server/lib/popup-page.ts'
 import { handleApiError } from '#server/plugins/error-handler.ts'
 import { clearSessionCookie, setSessionCookie } from '#server/plugins/session.ts'
 import { removeOpenerPolicy, setPopupPageHeaders } from '#server/plugins/security-headers.ts'
@@ -22,7 +23,6 @@ import {
 import { InvalidTempTokenError, OAuthFlowError } from './auth.errors.ts'
 import type { AuthService } from './auth.service.ts'
 import { OAUTH_STATE_TTL_MS } from './auth.service.ts'
-import { renderPopupPage } from './popup-page.ts'
 
 /** HttpOnly cookie binding an OAuth state to the browser that started the flow. */
 export const OAUTH_BINDING_COOKIE = 'oauth_binding'

@@ -53,6 +53,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
 
 const config = () =>
   loadConfig({
+    TOKEN_ENCRYPTION_KEY: 'test-token-encryption-key-of-32-characters-or-more',
     APP_URL: 'http://app.test',
     GOOGLE_CLIENT_ID: 'g-client',
     GOOGLE_CLIENT_SECRET: 'g-secret',
