@@ -6,8 +6,8 @@ type Props = { children: ReactNode; fallback?: (reset: () => void) => ReactNode 
 type State = { error: Error | null }
 
 /**
- * Catches render errors so one failing page (or, later, one dashboard card) does not blank the
- * whole app (STYLE.md 17).
+ * Catches render errors so one failing page or one dashboard card does not blank the whole app
+ * (STYLE.md 17).
  */
 export class ErrorBoundary extends Component<Props, State> {
   override state: State = { error: null }
@@ -45,6 +45,25 @@ export function PageErrorFallback({ onRetry }: { onRetry: () => void }) {
           Reload page
         </Button>
       </div>
+    </div>
+  )
+}
+
+/** The fallback of one dashboard card: the rest of the dashboard keeps working. */
+export function CardErrorFallback({ title, onRetry, className }: { title: string; onRetry: () => void; className?: string }) {
+  return (
+    <div
+      role="alert"
+      className={`flex flex-col items-start gap-3 rounded-2xl border border-danger-200 bg-surface p-6 ${className ?? ''}`}
+    >
+      <h2 className="flex items-center gap-2 font-semibold text-ink">
+        <AlertTriangle aria-hidden className="size-5 text-danger-600" />
+        {title}
+      </h2>
+      <p className="text-sm text-ink-muted">This card could not be shown. The rest of the dashboard still works.</p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        Try again
+      </Button>
     </div>
   )
 }

@@ -54,6 +54,12 @@ describe('callApi', () => {
     expect(error).toMatchObject({ message: 'Authentication required', status: 401, error: 'Authentication required', code: 'unauthenticated' })
   })
 
+  it('keeps the whole error body, so fields beside error (a warning) can be read', async () => {
+    stubFetch(new Response(JSON.stringify({ error: 'No Gmail account is connected.', warning: 'Revoke it in Google too.' }), { status: 404 }))
+    const error = await callApi(plainContract, { query: {} }).catch((cause: unknown) => cause)
+    expect(error).toMatchObject({ status: 404, body: { error: 'No Gmail account is connected.', warning: 'Revoke it in Google too.' } })
+  })
+
   it('uses the per-call fallback, else the HTTP status, when the body has no error field', async () => {
     stubFetch(new Response('<html>Bad gateway</html>', { status: 502 }))
     await expect(callApi(plainContract, { query: {} }, { fallbackError: 'Failed to fetch subscription data.' })).rejects.toThrow(

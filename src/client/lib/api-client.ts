@@ -19,16 +19,19 @@ export class ApiError extends Error {
   /** The server's machine-readable `code`, when it sent one. */
   readonly code: string | undefined
   readonly details: Record<string, unknown> | undefined
+  /** The whole parsed error body, for fields a contract declares beside `error` (a disconnect's `warning`). */
+  readonly body: unknown
 
   constructor(
     message: string,
-    init: { status: number; error?: string; code?: string; details?: Record<string, unknown> },
+    init: { status: number; error?: string; code?: string; details?: Record<string, unknown>; body?: unknown },
   ) {
     super(message)
     this.status = init.status
     this.error = init.error
     this.code = init.code
     this.details = init.details
+    this.body = init.body
   }
 }
 
@@ -74,7 +77,7 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
     const code = isRecord(data) && typeof data.code === 'string' ? data.code : undefined
     const details = isRecord(data) && isRecord(data.details) ? data.details : undefined
     const message = error ?? options.fallbackError ?? `HTTP error! status: ${response.status}`
-    throw new ApiError(message, { status: response.status, error, code, details })
+    throw new ApiError(message, { status: response.status, error, code, details, body: data })
   }
   return data as T
 }

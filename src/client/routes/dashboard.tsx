@@ -1,11 +1,15 @@
 import { Link } from 'react-router'
 import { LogIn, LogOut } from 'lucide-react'
+import { CardErrorFallback, ErrorBoundary } from '#client/components/error-boundary.tsx'
 import { PageMeta } from '#client/components/page-meta.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { useLogout } from '#client/features/auth/api/logout.ts'
 import { useAuth, type AuthState } from '#client/features/auth/hooks/use-auth.ts'
+import { EmailIntegrationsCard } from '#client/features/mailboxes/components/email-integrations-card.tsx'
+import { useUrlErrorToast } from '#client/features/mailboxes/hooks/use-url-error-toast.ts'
+import { MAILBOX_MESSAGES } from '#client/features/mailboxes/messages.ts'
 
 const DASHBOARD_DESCRIPTION = 'Manage your email filtering preferences and view your stats.'
 
@@ -51,6 +55,8 @@ function AccountControls({ auth }: { auth: AuthState }) {
 
 export default function DashboardPage() {
   const auth = useAuth()
+  // SPEC 8 "Dashboard URL errors": error, error_description and message in the URL.
+  useUrlErrorToast()
   return (
     <>
       <PageMeta title="Dashboard" description={DASHBOARD_DESCRIPTION} robots="noindex, nofollow" />
@@ -64,9 +70,15 @@ export default function DashboardPage() {
         </header>
 
         {auth.status === 'authenticated' ? (
-          // The cards (mailboxes, lists, filter settings, billing, status, account) are added here,
-          // each inside its own error boundary (STYLE.md 17).
-          <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2" />
+          // Each card sits inside its own error boundary (STYLE.md 17); lists, filter settings,
+          // billing, status and account are added here the same way.
+          <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
+            <ErrorBoundary
+              fallback={(reset) => <CardErrorFallback title={MAILBOX_MESSAGES.cardTitle} onRetry={reset} className="md:col-span-2" />}
+            >
+              <EmailIntegrationsCard className="md:col-span-2" />
+            </ErrorBoundary>
+          </section>
         ) : (
           <div className="mt-8" role="status" aria-label={auth.status === 'loading' ? 'Loading dashboard' : 'Sign in to see your dashboard'}>
             {auth.status === 'unauthenticated' && (

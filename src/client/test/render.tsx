@@ -17,10 +17,15 @@ export function createTestQueryClient() {
   })
 }
 
-/** Shows the router's current path, so tests can assert where a user ended up. */
+/** Shows the router's current path (and, apart, its query), so tests can assert where a user ended up. */
 export function LocationProbe() {
   const location = useLocation()
-  return <output data-testid="location">{location.pathname + location.hash}</output>
+  return (
+    <>
+      <output data-testid="location">{location.pathname + location.hash}</output>
+      <output data-testid="location-search">{location.search}</output>
+    </>
+  )
 }
 
 /** The whole app (layout, routes, lazy pages) at `path`. */
@@ -37,14 +42,14 @@ export function renderApp(path = '/', { queryClient = createTestQueryClient() } 
   return { user, queryClient, ...result }
 }
 
-/** One page at `path`, plus a stand-in for every other path it might navigate to. */
+/** One page at `path` (which may carry a query), plus a stand-in for every other path it might navigate to. */
 export function renderPage(ui: ReactElement, { path = '/', queryClient = createTestQueryClient(), userOptions = {} } = {}) {
   const user = userEvent.setup(userOptions)
   const result = render(
     <MemoryRouter initialEntries={[path]}>
       <AppProviders queryClient={queryClient}>
         <Routes>
-          <Route path={path} element={ui} />
+          <Route path={path.split(/[?#]/)[0]} element={ui} />
           <Route path="*" element={<p>Other page</p>} />
         </Routes>
         <LocationProbe />
