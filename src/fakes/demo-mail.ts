@@ -9,8 +9,12 @@ export type DemoMailProvider = 'gmail' | 'outlook'
 export interface DemoMail {
   gmail: GmailFake
   graph: GraphMailFake
-  /** Fills a demo mailbox with the demo messages the first time it is connected (no push: mail that was already there). */
-  prepare(provider: DemoMailProvider, address: string): Promise<void>
+  /**
+   * Fills a demo mailbox with the demo messages if it is empty. `arriving`: as new mail (history and
+   * push, so the first sync decides it: the newcomer sees filtering at once); otherwise as mail that was
+   * already there (after a restart of the demo, whose mailboxes live in memory).
+   */
+  prepare(provider: DemoMailProvider, address: string, options?: { arriving?: boolean }): Promise<void>
   /** New mail into the connected demo mailbox with this address, with the push a real provider sends; null when there is none. */
   deliver(to: string, raw: string): Promise<{ provider: DemoMailProvider; id: string } | null>
   close(): Promise<void>
@@ -31,22 +35,25 @@ export async function startDemoMail(options: { identity: IdentityFakes; host: st
   return {
     gmail,
     graph,
-    async prepare(provider, address) {
+    async prepare(provider, address, options = {}) {
       const key = normalizeEmail(address)
       connected.set(key, provider)
       const owner = { address, name: nameFromEmail(address) }
+      const messages = loadDemoMailbox(owner)
+      // Sent mail is history either way: it makes earlier correspondence visible to the classifier.
+      const sent = messages.filter((m) => m.folder === 'sent')
+      const inbox = messages.filter((m) => m.folder !== 'sent')
       if (provider === 'gmail') {
         if (gmail.mailbox(address).messages.length > 0) return
-        gmail.seed(
-          address,
-          loadDemoMailbox(owner).map((m) => ({ raw: m.raw, receivedAt: m.receivedAt, labelIds: m.folder === 'sent' ? ['SENT'] : ['INBOX'] })),
-        )
+        gmail.seed(address, [...sent, ...(options.arriving ? [] : inbox)].map((m) => ({ raw: m.raw, receivedAt: m.receivedAt, labelIds: m.folder === 'sent' ? ['SENT'] : ['INBOX'] })))
+        if (options.arriving) for (const m of inbox) gmail.deliver(address, m.raw, { receivedAt: m.receivedAt })
       } else {
         if (graph.mailbox(address).messages.length > 0) return
         await graph.seed(
           address,
-          loadDemoMailbox(owner).map((m) => ({ raw: m.raw, receivedAt: m.receivedAt, folder: m.folder === 'sent' ? 'sentitems' : 'inbox', isRead: m.folder === 'sent' })),
+          [...sent, ...(options.arriving ? [] : inbox)].map((m) => ({ raw: m.raw, receivedAt: m.receivedAt, folder: m.folder === 'sent' ? 'sentitems' : 'inbox', isRead: m.folder === 'sent' })),
         )
+        if (options.arriving) for (const m of inbox) await graph.deliver(address, m.raw, { receivedAt: m.receivedAt })
       }
     },
     async deliver(to, raw) {

@@ -11,15 +11,14 @@ import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
 import { createAuthService } from '#server/features/auth/auth.service.ts'
 import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
 import { registerDemoRoutes, type DemoMailboxes } from '#server/features/demo/demo.routes.ts'
+import { registerActivityRoutes } from '#server/features/activity/activity.routes.ts'
+import { registerDomainListRoutes } from '#server/features/domain-lists/domain-lists.routes.ts'
 import { registerMailboxRoutes } from '#server/features/mailboxes/mailboxes.routes.ts'
-import { createMailboxService } from '#server/features/mailboxes/mailboxes.service.ts'
+import { registerSettingsRoutes } from '#server/features/settings/settings.routes.ts'
 import { registerWaitlistRoutes, WAITLIST_RATE_LIMIT } from '#server/features/waitlist/waitlist.routes.ts'
 import { registerWebhookRoutes } from '#server/features/webhooks/webhooks.routes.ts'
 import { createWebhookService } from '#server/features/webhooks/webhooks.service.ts'
-import { createMailIntegration, type MailIntegration } from '#server/integrations/mail/mail-integration.ts'
-import type { MailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
-import type { TokenCipher } from '#server/lib/token-cipher.ts'
-import { loadTokenCipher } from '#server/lib/token-key.ts'
+import type { Services } from '#server/services.ts'
 import { registerCanonicalHost } from '#server/plugins/canonical-host.ts'
 import { registerCsrfGuard } from '#server/plugins/csrf.ts'
 import { ForbiddenJsonKeyError, InvalidJsonError, registerErrorHandler } from '#server/plugins/error-handler.ts'
@@ -43,14 +42,12 @@ export interface AppDeps {
   waitlistRateLimit?: { max: number; timeWindow: number }
   /** Replaces the real OAuth providers (tests that need a tampering identity provider). */
   signInProviders?: Record<AuthProvider, SignInProvider>
-  /** Where sync jobs go (pg-boss; main.ts starts it after HTTP is up). */
-  mailboxJobs: MailboxJobs
-  /** Defaults to the cipher from config (TOKEN_ENCRYPTION_KEY, or the demo key under DATA_DIR). */
-  tokenCipher?: TokenCipher
-  /** Defaults to the real Gmail and Outlook adapters for the configured URLs. */
-  mail?: MailIntegration
+  /** The services shared with the job workers (src/server/services.ts). */
+  services: Services
   /** Demo mode: the demo mailboxes (fills new ones, takes `npm run demo:deliver`). */
   demoMailboxes?: DemoMailboxes
+  /** Poll rate limit per user; defaults to POLL_RATE_LIMIT. */
+  pollRateLimit?: { max: number; timeWindow: number }
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH'])
@@ -133,16 +130,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { config, auth, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWaitlistRoutes(app, { db, rateLimit: deps.waitlistRateLimit ?? WAITLIST_RATE_LIMIT })
 
-  const mailboxes = createMailboxService({
-    db,
-    mail: deps.mail ?? createMailIntegration(config),
-    cipher: deps.tokenCipher ?? loadTokenCipher(config),
-    jobs: deps.mailboxJobs,
-    log: app.log,
-    demoMailboxes: deps.demoMailboxes,
-  })
+  const { mailboxes, activity } = deps.services
   registerMailboxRoutes(app, { config, mailboxes, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes }) })
+  registerSettingsRoutes(app, { db, mailboxes, pollRateLimit: deps.pollRateLimit })
+  registerDomainListRoutes(app, { db })
+  registerActivityRoutes(app, { activity })
   if (deps.demoMailboxes) registerDemoRoutes(app, { demoMailboxes: deps.demoMailboxes })
 
   await registerStaticClient(app, deps.clientDir)

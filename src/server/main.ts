@@ -5,6 +5,7 @@ import { migrateDatabase, openDatabase } from '#server/db/client.ts'
 import { DataDirError } from '#server/db/data-dir.ts'
 import { withDemoProviders } from '#server/demo-providers.ts'
 import { startJobs } from '#server/jobs/boss.ts'
+import { createServices } from '#server/services.ts'
 import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
 import { loadTokenCipher } from '#server/lib/token-key.ts'
 import { prepareConnectedDemoMailboxes } from '#server/features/demo/demo-mailboxes.ts'
@@ -106,20 +107,22 @@ async function main() {
       bossFailed = reject
     })
     boss.catch(() => {})
-    const app = await buildApp({
-      config,
+    const services = createServices({
       db: handle.db,
-      tokenCipher: loadTokenCipher(config),
-      mailboxJobs: mailboxJobs(() => boss),
+      config,
+      cipher: loadTokenCipher(config),
+      jobs: mailboxJobs(() => boss),
+      log: logger,
       demoMailboxes: demoMail,
     })
+    const app = await buildApp({ config, db: handle.db, services, demoMailboxes: demoMail })
     closers.push({ name: 'http', close: () => app.close() })
     const address = await app.listen({ host: config.host, port: config.port })
     const listeningMs = Math.round(performance.now() - startedAt)
 
     // The job queue starts after HTTP is up: no request needs it, and it is the slowest part of a
     // warm start. It is closed before the database (closers run in reverse order).
-    const jobs = await startJobs({ handle, logger }).catch((error: unknown) => {
+    const jobs = await startJobs({ handle, logger, syncMailbox: services.pipeline.sync }).catch((error: unknown) => {
       bossFailed(error)
       throw error
     })

@@ -5,6 +5,8 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
+  real,
   serial,
   text,
   timestamp,
@@ -144,6 +146,9 @@ export const mailboxes = pgTable(
     /** SHA-256 of the Outlook subscription's clientState; the secret itself is not kept. */
     pushClientStateHash: text('push_client_state_hash'),
     lastPushAt: ts('last_push_at'),
+    /** When the last sync finished, and the received time of the newest message it decided (cursor recovery starts there). */
+    lastSyncAt: ts('last_sync_at'),
+    lastProcessedAt: ts('last_processed_at'),
     connectedAt: ts('connected_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -164,12 +169,151 @@ export const pushReceipts = pgTable(
   'push_receipts',
   {
     id: serial('id').primaryKey(),
-    source: text('source', { enum: ['gmail', 'outlook', 'outlook_lifecycle'] }).notNull(),
+    /** Push notifications, or `poll`: a poll the client asked for (POST /_api/gmail/poll). */
+    source: text('source', { enum: ['gmail', 'outlook', 'outlook_lifecycle', 'poll'] }).notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     mailboxId: integer('mailbox_id').references(() => mailboxes.id, { onDelete: 'cascade' }),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('push_receipts_source_key_idx').on(t.source, t.dedupeKey), index('push_receipts_mailbox_received_idx').on(t.mailboxId, t.receivedAt)],
+)
+
+/** SPEC 3 "Settings": one row per user, created with the defaults (src/shared/api/settings.ts) on first read. */
+export const userSettings = pgTable('user_settings', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  filteringEnabled: boolean('filtering_enabled').notNull(),
+  confidenceThreshold: real('confidence_threshold').notNull(),
+  strictnessLevel: text('strictness_level', { enum: ['balanced', 'relaxed', 'strict'] }).notNull(),
+  allowInformational: boolean('allow_informational').notNull(),
+  allowPromotional: boolean('allow_promotional').notNull(),
+  allowTransactional: boolean('allow_transactional').notNull(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+})
+
+/** SPEC 3 "Whitelist / blacklist entry": lowercased domains, one list each. */
+export const domainListEntries = pgTable(
+  'domain_list_entries',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['whitelist', 'blacklist'] }).notNull(),
+    domain: text('domain').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('domain_list_entries_user_kind_domain_idx').on(t.userId, t.kind, t.domain)],
+)
+
+/**
+ * The person's own corrections, per sender address (issue 13): `trust` after a restore (the sender's
+ * mail stays in the inbox), `file` after "This is cold" (filed away). Checked after the domain lists
+ * and before the classifier.
+ */
+export const senderRules = pgTable(
+  'sender_rules',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    action: text('action', { enum: ['trust', 'file'] }).notNull(),
+    /** restore | flag (in the app) | mail_app (moved in Gmail or Outlook itself). */
+    source: text('source', { enum: ['restore', 'flag', 'mail_app'] }).notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('sender_rules_user_address_idx').on(t.userId, t.address)],
+)
+
+/**
+ * One row per message the pipeline decided (issue 13): metadata only, never the body (SPEC 1). Unique
+ * per mailbox and provider message id: a message is decided exactly once. A filed decision is written
+ * before the provider is asked to move the message (`appliedAt` null until it has), so a crash in
+ * between is finished by the next sync, never decided again.
+ */
+export const decisions = pgTable(
+  'decisions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    mailboxId: integer('mailbox_id')
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['gmail', 'outlook'] }).notNull(),
+    providerMessageId: text('provider_message_id').notNull(),
+    receivedAt: ts('received_at').notNull(),
+    decidedAt: ts('decided_at').notNull().defaultNow(),
+    senderAddress: text('sender_address').notNull(),
+    senderName: text('sender_name'),
+    /** Cut to 120 characters. */
+    subject: text('subject').notNull(),
+    category: text('category', { enum: ['genuine', 'informational', 'promotional', 'transactional', 'unwanted'] }).notNull(),
+    confidence: real('confidence').notNull(),
+    action: text('action', { enum: ['kept', 'filed', 'skipped'] }).notNull(),
+    state: text('state', { enum: ['kept', 'filed', 'restored', 'flagged', 'skipped'] }).notNull(),
+    reasons: jsonb('reasons').$type<string[]>().notNull(),
+    decidedBy: text('decided_by', { enum: ['whitelist', 'blacklist', 'sender_rule', 'classifier', 'error'] }).notNull(),
+    /** When the provider confirmed the move (filed/flagged/restored); null while it is pending. */
+    appliedAt: ts('applied_at'),
+    applyAttempts: integer('apply_attempts').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('decisions_mailbox_message_idx').on(t.mailboxId, t.providerMessageId),
+    index('decisions_user_decided_idx').on(t.userId, t.decidedAt),
+    index('decisions_pending_idx').on(t.mailboxId, t.appliedAt),
+  ],
+)
+
+/** Messages that failed to process, counted per try; after the last try a skipped decision is written. */
+export const messageFailures = pgTable(
+  'message_failures',
+  {
+    mailboxId: integer('mailbox_id')
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: 'cascade' }),
+    providerMessageId: text('provider_message_id').notNull(),
+    attempts: integer('attempts').notNull(),
+    lastError: text('last_error').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mailboxId, t.providerMessageId] })],
+)
+
+/** Decided messages per user per UTC calendar month (SPEC 9 plans: the free plan's monthly limit). */
+export const usageCounts = pgTable(
+  'usage_counts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `2026-11` */
+    month: text('month').notNull(),
+    emailsProcessed: integer('emails_processed').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month] })],
+)
+
+/**
+ * Prior correspondence per mailbox and sender (issue 13: "cached per sender"): whether the person has
+ * written to that address, and to that organisation's domain, asked of the provider at most once a week.
+ */
+export const correspondenceCache = pgTable(
+  'correspondence_cache',
+  {
+    mailboxId: integer('mailbox_id')
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: 'cascade' }),
+    /** A lowercased address or an organisation domain. */
+    subject: text('subject').notNull(),
+    hasWritten: boolean('has_written').notNull(),
+    checkedAt: ts('checked_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.mailboxId, t.subject] })],
 )
 
 /** SPEC 3 "Audit log entry". Append-only: the application never updates or deletes these rows. */

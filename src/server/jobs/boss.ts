@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
 import { recordJobRun } from './job-runs.ts'
-import { MAILBOX_SYNC_QUEUE, runMailboxSyncJob } from './mailbox-sync.job.ts'
+import { MAILBOX_SYNC_QUEUE, runMailboxSyncJob, type SyncReason } from './mailbox-sync.job.ts'
 
 export interface JobsLogger {
   info(obj: object, msg?: string): void
@@ -34,6 +34,8 @@ export interface Jobs {
 export interface StartJobsOptions {
   handle: DatabaseHandle
   logger: JobsLogger
+  /** Runs one mailbox sync (the pipeline); the mailbox-sync worker calls it. */
+  syncMailbox: (mailboxId: number, reason: SyncReason) => Promise<unknown>
   /** How often workers look for new jobs; tests shorten it. */
   pollingIntervalSeconds?: number
 }
@@ -42,7 +44,7 @@ export interface StartJobsOptions {
  * Starts pg-boss on the same database as the app (DESIGN "Jobs and cron"): on PGlite through its
  * built-in adapter, on PostgreSQL with its own small pool so the web pool (max 3) is not starved.
  */
-export async function startJobs({ handle, logger, pollingIntervalSeconds = 2 }: StartJobsOptions): Promise<Jobs> {
+export async function startJobs({ handle, logger, syncMailbox, pollingIntervalSeconds = 2 }: StartJobsOptions): Promise<Jobs> {
   const boss =
     handle.kind === 'pglite'
       ? new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite' })
@@ -60,9 +62,11 @@ export async function startJobs({ handle, logger, pollingIntervalSeconds = 2 }: 
     }
   })
 
-  await boss.createQueue(MAILBOX_SYNC_QUEUE, { policy: 'stately', retryLimit: 3, retryBackoff: true })
-  await boss.work(MAILBOX_SYNC_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
-    for (const job of jobs) await runMailboxSyncJob(handle.db, job.data)
+  // A failed sync (throttling, a message to retry) is retried with backoff; decided mail is never redone.
+  await boss.createQueue(MAILBOX_SYNC_QUEUE, { policy: 'stately', retryLimit: 5, retryDelay: 5, retryBackoff: true })
+  // Several mailboxes at once per process; one mailbox at a time (stately, keyed by mailbox).
+  await boss.work(MAILBOX_SYNC_QUEUE, { pollingIntervalSeconds, localConcurrency: 4 }, async (jobs) => {
+    for (const job of jobs) await runMailboxSyncJob(syncMailbox, job.data)
   })
 
   return {

@@ -1,14 +1,10 @@
-import { eq } from 'drizzle-orm'
 import type { PgBoss } from 'pg-boss'
 import { z } from 'zod'
-import type { Database } from '#server/db/client.ts'
-import { mailboxes } from '#server/db/schema.ts'
 
 /**
  * One sync job per mailbox at a time, bursts coalesced (issue 12/13): the queue's `stately` policy keeps
  * at most one queued and one active job per singleton key (the mailbox id), so 100 notifications for
- * one mailbox give a handful of syncs. Until the filtering pipeline lands, a sync records that the
- * mailbox was notified.
+ * one mailbox give a handful of syncs. The job runs the pipeline (src/server/pipeline/sync-mailbox.ts).
  */
 export const MAILBOX_SYNC_QUEUE = 'mailbox-sync'
 
@@ -17,11 +13,10 @@ export type SyncReason = z.infer<typeof SyncReasonSchema>
 
 export const MailboxSyncPayloadSchema = z.object({ mailboxId: z.number().int().positive(), reason: SyncReasonSchema })
 
-/** Safe to run twice (STYLE.md 13): it only moves a timestamp forward. */
-export async function runMailboxSyncJob(db: Database, payload: unknown, now: Date = new Date()) {
+/** Safe to run twice (STYLE.md 13): the pipeline decides each message once, whatever runs it. */
+export async function runMailboxSyncJob(sync: (mailboxId: number, reason: SyncReason) => Promise<unknown>, payload: unknown) {
   const { mailboxId, reason } = MailboxSyncPayloadSchema.parse(payload)
-  await db.update(mailboxes).set({ lastPushAt: now }).where(eq(mailboxes.id, mailboxId))
-  return { mailboxId, reason }
+  return sync(mailboxId, reason)
 }
 
 /** What routes and services use to ask for a sync; the queue may still be starting (main.ts starts it after HTTP). */

@@ -86,7 +86,13 @@ describe.each(testDatabaseKinds())('session cleanup job on %s', (kind) => {
 
   it('pg-boss schedules the cleanup hourly and its worker records a run', async () => {
     await seed(new Date())
-    const jobs = await startJobs({ handle: database.handle, logger: silent, pollingIntervalSeconds: 0.5 })
+    // No mailbox sync is sent here; the worker would throw if one ran.
+    const jobs = await startJobs({
+      handle: database.handle,
+      logger: silent,
+      syncMailbox: () => Promise.reject(new Error('no mailbox sync expected')),
+      pollingIntervalSeconds: 0.5,
+    })
     try {
       const schedules = await jobs.boss.getSchedules()
       expect(schedules).toEqual([expect.objectContaining({ name: JOB_NAMES.sessionCleanup, cron: SESSION_CLEANUP_CRON })])

@@ -8,7 +8,10 @@ import { startGmailFake, type GmailFake } from '#fakes/gmail/server.ts'
 import { startGraphMailFake, type GraphMailFake } from '#fakes/graph-mail/server.ts'
 import { startIdentityFakes, type IdentityFakes } from '#fakes/identity/server.ts'
 import { startJobs, type Jobs } from '#server/jobs/boss.ts'
+import { createMailIntegration } from '#server/integrations/mail/mail-integration.ts'
 import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
+import { loadTokenCipher } from '#server/lib/token-key.ts'
+import { createServices, type Services } from '#server/services.ts'
 import { buildApp, type AppDeps } from '#server/app.ts'
 import { loadConfig, type Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
@@ -37,6 +40,8 @@ export interface TestApp {
   graph?: GraphMailFake
   /** The job queue on the test database, started on first use (real pg-boss). */
   boss(): Promise<PgBoss>
+  /** The services the app and the job workers share (the pipeline among them). */
+  services: Services
   database: TestDatabase
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[]
@@ -117,13 +122,24 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     },
   })
   let jobs: Promise<Jobs> | undefined
+  const quiet = { info: () => {}, warn: () => {}, error: () => {} }
+  const services = createServices({
+    db: database.handle.db,
+    config,
+    cipher: loadTokenCipher(config),
+    jobs: mailboxJobs(() => boss()),
+    log: quiet,
+    demoMailboxes: demoMail,
+    // Fast backoff: fault tests make the adapters retry many times (Retry-After is still honoured).
+    mail: createMailIntegration(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 } }),
+  })
   const boss = async () => {
-    jobs ??= startJobs({ handle: database.handle, logger: { info: () => {}, warn: () => {}, error: () => {} }, pollingIntervalSeconds: 0.5 })
+    jobs ??= startJobs({ handle: database.handle, logger: quiet, syncMailbox: services.pipeline.sync, pollingIntervalSeconds: 0.5 })
     return (await jobs).boss
   }
   const app = await buildApp({
     config,
-    mailboxJobs: mailboxJobs(boss),
+    services,
     db: database.handle.db,
     logDestination,
     clientDir: options.clientDir ?? '/nonexistent-client-dir',
@@ -142,6 +158,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     gmail,
     graph,
     boss,
+    services,
     database,
     logs,
     async close() {
@@ -219,4 +236,24 @@ export async function signIn(ctx: TestApp, provider: AuthProvider, consent: Cons
   const sid = cookieValue(established, 'sid')
   if (!sid) throw new Error('no session cookie')
   return { sid, user: established.json().user, establishResponse: established }
+}
+
+/** The mailbox connect popup (authorize → the fake's consent form → callback), as a browser runs it. */
+export async function connectMailbox(ctx: TestApp, sid: string, provider: 'gmail' | 'outlook', email: string) {
+  const authorize = await ctx.app.inject({ method: 'GET', url: `/_api/${provider}/authorize`, cookies: { sid } })
+  expect(authorize.statusCode).toBe(302)
+  const providerUrl = new URL(authorize.headers.location as string)
+  const form = new URLSearchParams(providerUrl.searchParams)
+  form.set('email', email)
+  form.set('decision', 'allow')
+  const consent = await fetch(`${providerUrl.origin}${providerUrl.pathname}`, { method: 'POST', body: form, redirect: 'manual' })
+  const back = new URL(consent.headers.get('location') ?? '')
+  const callback = await ctx.app.inject({
+    method: 'GET',
+    url: `${back.pathname}${back.search}`,
+    cookies: { sid, mailbox_binding: cookieValue(authorize, 'mailbox_binding') ?? '' },
+  })
+  expect(callback.statusCode).toBe(200)
+  expect(callback.body).toContain('OAUTH_TOKEN_SUCCESS')
+  return callback
 }

@@ -4,7 +4,7 @@ import { DEMO_DELIVER_BODY_LIMIT, demoDeliverContract } from '#shared/api/demo.t
 
 /** What the demo mailboxes offer the app (src/fakes/demo-mail.ts), without the app importing the fakes. */
 export interface DemoMailboxes {
-  prepare(provider: 'gmail' | 'outlook', address: string): Promise<void>
+  prepare(provider: 'gmail' | 'outlook', address: string, options?: { arriving?: boolean }): Promise<void>
   deliver(to: string, raw: string): Promise<{ provider: 'gmail' | 'outlook'; id: string } | null>
 }
 

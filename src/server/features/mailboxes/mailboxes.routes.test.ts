@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRawMessage } from '#fakes/gmail/rfc822.ts'
-import { mailboxes, pushReceipts } from '#server/db/schema.ts'
+import { decisions, mailboxes, pushReceipts } from '#server/db/schema.ts'
 import { createTokenCipher } from '#server/lib/token-cipher.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
 import { cookieValue, createTestApp, signIn, TEST_TOKEN_KEY, type TestApp } from '#server/test/harness.ts'
@@ -98,7 +98,7 @@ describe.each(testDatabaseKinds())('mailbox connection (SPEC 4, 7, 8) on %s', (k
     expect(row!.syncCursor).toMatch(/^\d+$/)
   })
 
-  it('new Gmail mail reaches the app as a verified Pub/Sub push and becomes one sync job', async () => {
+  it('new Gmail mail reaches the app as a verified Pub/Sub push, and the sync it starts decides the message', async () => {
     ctx.gmail!.deliver('owner@example.com', buildRawMessage({ from: 'friend@example.net', to: 'owner@example.com', subject: 'Lunch?', text: 'Tomorrow at noon?' }))
     await ctx.gmail!.push.idle()
     const receipts = await waitFor(
@@ -108,8 +108,11 @@ describe.each(testDatabaseKinds())('mailbox connection (SPEC 4, 7, 8) on %s', (k
     expect(receipts.every((r) => r.source === 'gmail')).toBe(true)
     const delivered = ctx.gmail!.push.log.filter((entry) => entry.outcome === 'delivered')
     expect(delivered.length).toBeGreaterThan(0)
-    // The sync job ran (until the pipeline lands it records that the mailbox was notified).
-    await waitFor(mailboxRow, (row) => row?.lastPushAt !== null)
+    const decided = await waitFor(
+      () => ctx.db.select().from(decisions),
+      (rows) => rows.length > 0,
+    )
+    expect(decided).toEqual([expect.objectContaining({ senderAddress: 'friend@example.net', subject: 'Lunch?', state: 'kept' })])
   })
 
   it('refuses to connect Outlook while Gmail holds the tokens (409, clear message)', async () => {

@@ -51,7 +51,7 @@ export interface MailboxServiceDeps {
   jobs: MailboxJobs
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }
   /** Demo mode: fills a newly connected demo mailbox with the demo messages before syncing starts. */
-  demoMailboxes?: { prepare(provider: MailProviderName, address: string): Promise<void> }
+  demoMailboxes?: { prepare(provider: MailProviderName, address: string, options?: { arriving?: boolean }): Promise<void> }
 }
 
 type StatusOf<P extends MailProviderName> = P extends 'gmail' ? GmailStatus : OutlookStatus
@@ -220,10 +220,12 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
       } catch (error) {
         throw connectFailure(provider, error, 'reading the address')
       }
-      await demoMailboxes?.prepare(provider, email)
       const mailboxId = await upsertMailbox(userId, provider, { emailAddress: email, status: 'connected' }, now)
       await db.update(mailboxes).set(await storeTokens(mailboxId, tokens)).where(eq(mailboxes.id, mailboxId))
       await startPush(mailboxId, provider, adapter)
+      // Demo mode: the demo mail arrives now, after the cursor, so the first sync decides it.
+      await demoMailboxes?.prepare(provider, email, { arriving: true })
+      await jobs.enqueueSync(mailboxId, 'connect').catch((error: unknown) => log.warn({ mailboxId, err: error }, 'could not queue the first sync'))
       await audit(userId, provider, ctx, true)
       log.info({ mailboxId, provider }, 'mailbox connected')
       return { email, status: 'connected' }
@@ -469,7 +471,29 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
     return given.length === expected.length && timingSafeEqual(given, expected) ? row.id : null
   }
 
+  /**
+   * POST /_api/gmail/poll (SPEC 4 "Polling"): counts the mail that arrived since the stored cursor
+   * (without moving it) and queues a sync of the user's connected mailbox, Gmail or Outlook.
+   */
+  async function pollForUser(userId: number): Promise<{ mailboxId: number; newMessages: number } | null> {
+    const row = await mailboxOf(userId)
+    if (!row || row.status !== 'connected' || !row.refreshToken) return null
+    let newMessages = 0
+    if (row.syncCursor) {
+      try {
+        const result = await adapterFor(row).listNewMessageIds(row.syncCursor)
+        if (result.kind === 'ok') newMessages = result.ids.length
+      } catch (error) {
+        // The sync it queues meets the same problem and records it; the poll still answers.
+        log.warn({ mailboxId: row.id, err: error }, 'poll could not count new mail')
+      }
+    }
+    await jobs.enqueueSync(row.id, 'poll')
+    return { mailboxId: row.id, newMessages }
+  }
+
   return {
+    pollForUser,
     label,
     startConnect,
     completeConnect,

@@ -50,7 +50,12 @@ export const mailCallbackUrl = (config: Pick<Config, 'appOrigin'>, provider: Mai
  * The one place that maps a provider name to its adapter, OAuth client and push settings
  * (DESIGN "integrations/mail": only this folder branches on the provider).
  */
-export function createMailIntegration(config: Config): MailIntegration {
+export interface MailIntegrationOptions {
+  /** Backoff of both adapters' retries (tests shorten it; Retry-After is honoured either way). */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number }
+}
+
+export function createMailIntegration(config: Config, options: MailIntegrationOptions = {}): MailIntegration {
   const gmailOAuth = createGmailOAuth({
     clientId: config.google.clientId,
     clientSecret: config.google.clientSecret,
@@ -95,8 +100,8 @@ export function createMailIntegration(config: Config): MailIntegration {
     oauth: (provider) => oauth[provider],
     provider: (provider, credentials) =>
       provider === 'gmail'
-        ? createGmailProvider({ apiUrl: config.gmail.apiUrl, credentials })
-        : createOutlookProvider({ graphUrl: config.microsoft.graphUrl, credentials }),
+        ? createGmailProvider({ apiUrl: config.gmail.apiUrl, credentials, retry: options.retry })
+        : createOutlookProvider({ graphUrl: config.microsoft.graphUrl, credentials, retry: options.retry }),
     pushTarget: (provider, clientState) =>
       provider === 'gmail'
         ? { gmailTopic: config.gmail.pubsubTopic }

@@ -90,6 +90,12 @@ export interface MailProvider {
   fileAway(id: string, category: MailCategory): Promise<{ id: string }>
   /** Puts a filed message back in the Inbox (and removes our label). */
   restore(id: string, category: MailCategory): Promise<{ id: string }>
+  /**
+   * Whether the message is in the Inbox now, or null when it no longer exists. A move that was
+   * interrupted (the process died after asking the provider, before recording that it had) is
+   * finished by looking first, so it is never sent twice.
+   */
+  isInInbox(id: string): Promise<boolean | null>
   /** Whether the person has sent mail to this address, or to anyone at this domain (prior correspondence). */
   hasWrittenTo(addressOrDomain: string): Promise<boolean>
   startPush(target: PushTarget): Promise<PushSubscription>

@@ -126,8 +126,12 @@ describe('filing away and restoring', () => {
     // The label id is cached: created once for both messages.
     expect(journalOf('labels.create')).toHaveLength(1)
 
+    expect(await gmail.isInInbox(id)).toBe(false)
     expect(await gmail.restore(id, 'unwanted')).toEqual({ id })
     expect(bed.fake.mailbox(email).messages.find((m) => m.id === id)?.labelIds.sort()).toEqual(['INBOX', 'UNREAD'])
+    expect(await gmail.isInInbox(id)).toBe(true)
+    bed.fake.userDeletes(email, id)
+    expect(await gmail.isInInbox(id)).toBeNull()
   })
 
   it('reuses an existing label when labels.create answers 409, and restore works from a fresh instance', async () => {

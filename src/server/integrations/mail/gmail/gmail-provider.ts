@@ -156,7 +156,8 @@ export function createGmailProvider(options: GmailProviderOptions): MailProvider
         let res: gmail_v1.Schema$ListHistoryResponse
         try {
           res = await call('history.list', () =>
-            users.history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded'], labelId: 'INBOX', maxResults: PAGE_SIZE, pageToken }),
+            // labelAdded too: a message the person moves back to the Inbox (out of our label) re-enters it.
+            users.history.list({ userId: 'me', startHistoryId: cursor, historyTypes: ['messageAdded', 'labelAdded'], labelId: 'INBOX', maxResults: PAGE_SIZE, pageToken }),
           )
         } catch (error) {
           // The id is older than Gmail keeps (A2): the caller recovers with listRecentInboxIds.
@@ -170,6 +171,12 @@ export function createGmailProvider(options: GmailProviderOptions): MailProvider
             const id = added.message?.id
             const labels = added.message?.labelIds
             if (!id || seen.has(id) || (labels && !labels.includes('INBOX'))) continue
+            seen.add(id)
+            ids.push(id)
+          }
+          for (const added of record.labelsAdded ?? []) {
+            const id = added.message?.id
+            if (!id || seen.has(id) || !(added.labelIds ?? []).includes('INBOX')) continue
             seen.add(id)
             ids.push(id)
           }
@@ -213,6 +220,16 @@ export function createGmailProvider(options: GmailProviderOptions): MailProvider
         }
       } catch (error) {
         // Deleted by the person since it was listed (A3): nothing to do.
+        if (error instanceof MailProviderError && error.status === 404) return null
+        throw error
+      }
+    },
+
+    async isInInbox(id) {
+      try {
+        const message = await call('messages.get', () => users.messages.get({ userId: 'me', id, format: 'minimal' }))
+        return (message.labelIds ?? []).includes('INBOX')
+      } catch (error) {
         if (error instanceof MailProviderError && error.status === 404) return null
         throw error
       }

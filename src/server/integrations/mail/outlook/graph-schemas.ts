@@ -52,6 +52,8 @@ export const MessageRefSchema = z.object({
   conversationId: z.string().nullish(),
 })
 
+export const MessageFolderSchema = z.object({ id: z.string().min(1), parentFolderId: z.string().min(1) })
+
 export const MessageRefListSchema = z.object({
   value: z.array(MessageRefSchema),
   '@odata.nextLink': z.string().optional(),

@@ -28,6 +28,7 @@ export function outlookAllowedCalls(isOwnFolder: (folderId: string) => boolean):
   return [
     { method: 'GET', path: path('/me') },
     { method: 'GET', path: path('/me/mailFolders') },
+    { method: 'GET', path: path('/me/mailFolders/inbox') },
     { method: 'POST', path: path('/me/mailFolders'), checkBody: onlyOurFolderNames },
     { method: 'GET', path: path(`/me/mailFolders/${SEGMENT}/childFolders`) },
     { method: 'POST', path: path(`/me/mailFolders/${SEGMENT}/childFolders`), checkBody: onlyOurFolderNames },

@@ -164,9 +164,12 @@ describe('fileAway and restore', () => {
     const { id } = await fake.deliver(me, from('Cold pitch'))
     expect(await provider.fileAway(id, 'unwanted')).toEqual({ id })
     expect(fake.mailbox(me).messages.find((m) => m.id === id)?.folder).toBe('Inbox Guard/Unwanted')
+    expect(await provider.isInInbox(id)).toBe(false)
     expect(await provider.restore(id, 'unwanted')).toEqual({ id })
     expect(fake.mailbox(me).messages.find((m) => m.id === id)?.folder).toBe('Inbox')
+    expect(await provider.isInInbox(id)).toBe(true)
     expect((await provider.fetchMessage(id))?.id).toBe(id)
+    expect(await provider.isInInbox('AAMkAGVmMDEzMTM4LWZhZGUtNDQxZi1hMDcyLWM4MWE4MzM1NWQ3ZgBGAAAAAAA')).toBeNull()
   })
 
   it('reuses existing folders and creates each only once, also under concurrent calls', async () => {

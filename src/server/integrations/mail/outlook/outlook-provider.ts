@@ -17,6 +17,7 @@ import {
   MailFolderSchema,
   MeSchema,
   MessageRefListSchema,
+  MessageFolderSchema,
   MessageRefSchema,
   MovedMessageSchema,
   SentMessageListSchema,
@@ -152,6 +153,14 @@ export function createOutlookProvider(options: OutlookProviderOptions): MailProv
     return ensureFolder(root, CATEGORY_FOLDER_NAMES[category])
   }
 
+  let inboxId: Promise<string> | undefined
+  /** The Inbox's folder id (messages name their folder by id, not by well-known name). */
+  function inboxFolderId(): Promise<string> {
+    inboxId ??= graph.json('GET', { target: '/me/mailFolders/inbox' }, MailFolderSchema).then((folder) => folder.id)
+    inboxId.catch(() => (inboxId = undefined))
+    return inboxId
+  }
+
   /** Forgets resolved folder ids (they stay allowed as destinations: they were ours). */
   function forgetFolders(): void {
     folderCache.clear()
@@ -264,6 +273,19 @@ export function createOutlookProvider(options: OutlookProviderOptions): MailProv
       } catch (error) {
         // Gone meanwhile (deleted or moved by the user or a rule). Only this code: a 404 can also mean
         // MailboxNotEnabledForRESTAPI or ResourceNotFound, which are not "the message is gone".
+        if (isGraphError(error, 404, ['ErrorItemNotFound'])) return null
+        throw error
+      }
+    },
+
+    async isInInbox(id) {
+      try {
+        const [message, inbox] = await Promise.all([
+          graph.json('GET', { target: `/me/messages/${segment(id)}`, query: { $select: 'id,parentFolderId' } }, MessageFolderSchema),
+          inboxFolderId(),
+        ])
+        return message.parentFolderId === inbox
+      } catch (error) {
         if (isGraphError(error, 404, ['ErrorItemNotFound'])) return null
         throw error
       }
