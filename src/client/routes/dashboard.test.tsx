@@ -1,7 +1,13 @@
 import { act, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { mockApi, testUser } from '#client/test/fetch-mock.ts'
 import { renderApp } from '#client/test/render.tsx'
+
+// The page is a lazy chunk; compiling it and its cards on first use can take longer than a findBy
+// waits, so load it once before the tests.
+beforeAll(async () => {
+  await import('./dashboard.tsx')
+})
 
 describe('/dashboard', () => {
   it('is marked noindex', async () => {
@@ -112,5 +118,77 @@ describe('/dashboard URL errors (SPEC 8)', () => {
       vi.advanceTimersByTime(1_500)
     })
     await waitFor(() => expect(screen.queryByText('Server Error')).not.toBeInTheDocument())
+  })
+})
+
+const gmailConnected = {
+  'GET /_api/gmail/test': { body: { status: 'connected', message: 'Gmail is connected.', gmailEmail: 'ada@gmail.com', details: null, authorizationUrl: null } },
+  'GET /_api/outlook/test': { body: { status: 'disconnected', message: 'Your Gmail mailbox is connected.', outlookEmail: null, details: 'Gmail holds the connection' } },
+}
+
+const filteringEndpoints = {
+  'GET /_api/settings': {
+    body: {
+      filteringEnabled: true,
+      confidenceThreshold: 0.7,
+      strictnessLevel: 'balanced',
+      allowGenuine: true,
+      allowInformational: true,
+      allowPromotional: true,
+      allowTransactional: true,
+      allowUnwanted: false,
+      performanceMetrics: { webhookEventsToday: 4, pollingEventsToday: 2 },
+    },
+  },
+  'GET /_api/whitelist': { body: [{ id: 1, domain: 'fernhill.example' }] },
+  'GET /_api/blacklist': { body: [] },
+  'GET /_api/activity': { body: { items: [], pagination: { page: 1, limit: 25, totalPages: 0, totalRecords: 0 } } },
+  'GET /_api/activity/stats': { body: { days: [] } },
+}
+
+describe('/dashboard: filtering cards and polling (issue 13)', () => {
+  it('signed in: shows the filtering, list, Filtered Mail and chart cards', async () => {
+    mockApi({ ...disconnectedStatuses, ...filteringEndpoints }, { user: testUser })
+    renderApp('/dashboard')
+    for (const name of ['Filtering', 'Filter Settings', 'Whitelisted Domains', 'Blacklisted Domains', 'Filtered Mail', 'Mail per day']) {
+      expect(await screen.findByRole('heading', { name })).toBeInTheDocument()
+    }
+    expect(await screen.findByText('Filtering is on')).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Remove fernhill.example' })).toBeInTheDocument()
+    expect(await screen.findByText('No mail decided yet. New mail is checked as it arrives.')).toBeInTheDocument()
+  })
+
+  it('one card failing to load does not take the others down', async () => {
+    mockApi({ ...disconnectedStatuses, ...filteringEndpoints, 'GET /_api/settings': { status: 401, body: { error: 'Authentication required' } } }, { user: testUser })
+    renderApp('/dashboard')
+    expect(await screen.findByText('Error loading category settings: Authentication required')).toBeInTheDocument()
+    expect(await screen.findByText('Unable to load performance data')).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Remove fernhill.example' })).toBeInTheDocument()
+  })
+
+  it('does not poll without a connected mailbox', async () => {
+    const { calls } = mockApi({ ...disconnectedStatuses, ...filteringEndpoints }, { user: testUser })
+    renderApp('/dashboard')
+    await screen.findByRole('button', { name: 'Connect Gmail' })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(calls.some((call) => call.path === '/_api/gmail/poll')).toBe(false)
+  })
+
+  it('with Gmail connected, polls for mail, and refreshes Filtered Mail 5 s after a poll that queued mail', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    const { calls } = mockApi(
+      { ...gmailConnected, ...filteringEndpoints, 'POST /_api/gmail/poll': { body: { message: 'Queued 2 new messages', emailsQueued: 2 } } },
+      { user: testUser },
+    )
+    renderApp('/dashboard')
+    await waitFor(() => expect(calls.filter((call) => call.path === '/_api/gmail/poll')).toHaveLength(1))
+    await screen.findByText('No mail decided yet. New mail is checked as it arrives.')
+    const before = calls.filter((call) => call.path === '/_api/activity').length
+
+    act(() => {
+      vi.advanceTimersByTime(5_000)
+    })
+    await waitFor(() => expect(calls.filter((call) => call.path === '/_api/activity').length).toBeGreaterThan(before))
+    expect(calls.filter((call) => call.path === '/_api/gmail/poll')).toHaveLength(1)
   })
 })

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { Link } from 'react-router'
 import { LogIn, LogOut } from 'lucide-react'
 import { CardErrorFallback, ErrorBoundary } from '#client/components/error-boundary.tsx'
@@ -5,11 +6,23 @@ import { PageMeta } from '#client/components/page-meta.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
+import { ActivityChartCard } from '#client/features/activity/components/activity-chart-card.tsx'
+import { FilteredMailCard } from '#client/features/activity/components/filtered-mail-card.tsx'
+import { useRefreshActivity } from '#client/features/activity/hooks/use-refresh-activity.ts'
+import { ACTIVITY_MESSAGES } from '#client/features/activity/messages.ts'
 import { useLogout } from '#client/features/auth/api/logout.ts'
 import { useAuth, type AuthState } from '#client/features/auth/hooks/use-auth.ts'
+import { DomainListCard } from '#client/features/domain-lists/components/domain-list-card.tsx'
+import { DOMAIN_LIST_MESSAGES } from '#client/features/domain-lists/messages.ts'
+import { useGmailStatus } from '#client/features/mailboxes/api/get-gmail-status.ts'
+import { useOutlookStatus } from '#client/features/mailboxes/api/get-outlook-status.ts'
 import { EmailIntegrationsCard } from '#client/features/mailboxes/components/email-integrations-card.tsx'
 import { useUrlErrorToast } from '#client/features/mailboxes/hooks/use-url-error-toast.ts'
 import { MAILBOX_MESSAGES } from '#client/features/mailboxes/messages.ts'
+import { FilterSettingsCard } from '#client/features/settings/components/filter-settings-card.tsx'
+import { FilteringStatusCard } from '#client/features/settings/components/filtering-status-card.tsx'
+import { useMailPolling } from '#client/features/settings/hooks/use-mail-polling.ts'
+import { SETTINGS_MESSAGES } from '#client/features/settings/messages.ts'
 
 const DASHBOARD_DESCRIPTION = 'Manage your email filtering preferences and view your stats.'
 
@@ -53,6 +66,55 @@ function AccountControls({ auth }: { auth: AuthState }) {
   )
 }
 
+/** One card in its own error boundary (STYLE.md 17): a card that fails to render leaves the others working. */
+function CardBoundary({ title, wide, children }: { title: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <ErrorBoundary fallback={(reset) => <CardErrorFallback title={title} onRetry={reset} className={wide ? 'md:col-span-2' : undefined} />}>
+      {children}
+    </ErrorBoundary>
+  )
+}
+
+/**
+ * The cards of a signed-in user. The features do not know each other (STYLE.md 1): this page reads
+ * the mailbox status checks (shared with the Email Provider Integrations card through the query
+ * cache) to tell the settings feature's polling whether a mailbox is connected, and hands it the
+ * activity feature's refresh for when a poll queues new mail.
+ */
+function SignedInCards() {
+  const gmail = useGmailStatus()
+  const outlook = useOutlookStatus()
+  const connected = gmail.data?.status === 'connected' || outlook.data?.status === 'connected'
+  const refreshActivity = useRefreshActivity()
+  useMailPolling({ connected, onMailQueued: refreshActivity })
+
+  return (
+    <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
+      <CardBoundary title={MAILBOX_MESSAGES.cardTitle} wide>
+        <EmailIntegrationsCard className="md:col-span-2" />
+      </CardBoundary>
+      <CardBoundary title={SETTINGS_MESSAGES.statusTitle}>
+        <FilteringStatusCard />
+      </CardBoundary>
+      <CardBoundary title={SETTINGS_MESSAGES.filterSettingsTitle}>
+        <FilterSettingsCard className="md:row-span-3" />
+      </CardBoundary>
+      <CardBoundary title={DOMAIN_LIST_MESSAGES.title.whitelist}>
+        <DomainListCard kind="whitelist" />
+      </CardBoundary>
+      <CardBoundary title={DOMAIN_LIST_MESSAGES.title.blacklist}>
+        <DomainListCard kind="blacklist" />
+      </CardBoundary>
+      <CardBoundary title={ACTIVITY_MESSAGES.cardTitle} wide>
+        <FilteredMailCard className="md:col-span-2" />
+      </CardBoundary>
+      <CardBoundary title={ACTIVITY_MESSAGES.chartTitle} wide>
+        <ActivityChartCard className="md:col-span-2" />
+      </CardBoundary>
+    </section>
+  )
+}
+
 export default function DashboardPage() {
   const auth = useAuth()
   // SPEC 8 "Dashboard URL errors": error, error_description and message in the URL.
@@ -70,15 +132,8 @@ export default function DashboardPage() {
         </header>
 
         {auth.status === 'authenticated' ? (
-          // Each card sits inside its own error boundary (STYLE.md 17); lists, filter settings,
-          // billing, status and account are added here the same way.
-          <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
-            <ErrorBoundary
-              fallback={(reset) => <CardErrorFallback title={MAILBOX_MESSAGES.cardTitle} onRetry={reset} className="md:col-span-2" />}
-            >
-              <EmailIntegrationsCard className="md:col-span-2" />
-            </ErrorBoundary>
-          </section>
+          // Billing, system status and account settings are added to SignedInCards the same way.
+          <SignedInCards />
         ) : (
           <div className="mt-8" role="status" aria-label={auth.status === 'loading' ? 'Loading dashboard' : 'Sign in to see your dashboard'}>
             {auth.status === 'unauthenticated' && (

@@ -6,6 +6,8 @@ type Reply = { status?: number; body?: unknown } | ((body: unknown) => { status?
 export interface RecordedCall {
   method: string
   path: string
+  /** The query parameters, e.g. { page: '1', limit: '25' }. */
+  query: Record<string, string>
   body: unknown
   headers: Record<string, string>
 }
@@ -36,7 +38,7 @@ export function mockApi(routes: Record<string, Reply> = {}, { user = null as Ses
     const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url, 'http://localhost')
     const method = (init.method ?? 'GET').toUpperCase()
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined
-    calls.push({ method, path: url.pathname, body, headers: { ...(init.headers as Record<string, string>) } })
+    calls.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: { ...(init.headers as Record<string, string>) } })
     const entry = table[`${method} ${url.pathname}`]
     if (!entry) return new Response(JSON.stringify({ error: 'Not Found' }), { status: 404 })
     const reply = typeof entry === 'function' ? await entry(body) : entry
