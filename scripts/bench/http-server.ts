@@ -6,6 +6,8 @@ import { loadConfig } from '#server/config.ts'
 import { migrateDatabase, openDatabase } from '#server/db/client.ts'
 import { users } from '#server/db/schema.ts'
 import { createSession, SESSION_COOKIE } from '#server/lib/sessions.ts'
+import { loadTokenCipher } from '#server/lib/token-key.ts'
+import { createServices } from '#server/services.ts'
 
 const config = loadConfig({
   APP_URL: 'http://127.0.0.1:3192',
@@ -28,7 +30,8 @@ if (!user) throw new Error('could not create the benchmark user')
 const session = await createSession(handle.db, { userId: user.id, ipAddress: '127.0.0.1', userAgent: 'autocannon' })
 
 // The benchmark measures HTTP only: sync jobs are not part of it.
-const app = await buildApp({ config, db: handle.db, authRateLimit: { max: 1e9, timeWindow: 60_000 }, mailboxJobs: { enqueueSync: async () => {} } })
+const services = createServices({ db: handle.db, config, cipher: loadTokenCipher(config), jobs: { enqueueSync: async () => {} }, log: console })
+const app = await buildApp({ config, db: handle.db, services, authRateLimit: { max: 1e9, timeWindow: 60_000 } })
 app.get('/_bench/bare', async () => ({ ok: true }))
 await app.listen({ host: '127.0.0.1', port: 3192 })
 process.send?.({ port: 3192, cookie: `${SESSION_COOKIE}=${session.token}` })
