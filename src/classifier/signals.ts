@@ -44,7 +44,8 @@ export function orgDomainOf(domain: string): string {
   return d.slice(second + 1)
 }
 
-function domainMatches(domain: string, list: readonly string[]): string | null {
+/** The list entry the domain falls under (itself or a parent domain), or null; shared by the pipeline. */
+export function domainMatches(domain: string, list: readonly string[]): string | null {
   for (const entry of list) {
     const d = entry.trim().toLowerCase().replace(/^@/, '').replace(/^\*\./, '')
     if (!d) continue
