@@ -193,6 +193,26 @@ describe.each(testDatabaseKinds())('mailbox connection (SPEC 4, 7, 8) on %s', (k
     }
   })
 
+  it('an access token the provider refuses is refreshed once for concurrent callers, and Microsoft\'s rotated refresh token is stored', async () => {
+    const before = await mailboxRow()
+    // The fakes' clock moves past the token's life; our stored expiry does not know yet, so the 401 says it.
+    ctx.fakes.advanceClock(2 * 3600_000)
+    ctx.graph!.advanceClock(2 * 3600_000)
+    ctx.fakes.clearJournal()
+    const answers = await Promise.all([get('/_api/outlook/test'), get('/_api/outlook/test'), get('/_api/outlook/test')])
+    for (const answer of answers) expect(answer.json()).toMatchObject({ status: 'connected' })
+    const refreshes = ctx.fakes.journal.filter((entry) => entry.provider === 'microsoft' && entry.endpoint === 'token' && entry.grantType === 'refresh_token')
+    expect(refreshes).toHaveLength(1)
+    const after = await mailboxRow()
+    const oldRefresh = cipher.decrypt(before!.refreshToken!, `mailbox:${before!.id}:refresh_token`)
+    const newRefresh = cipher.decrypt(after!.refreshToken!, `mailbox:${after!.id}:refresh_token`)
+    expect(newRefresh).not.toBe(oldRefresh)
+    // The rotated one works on the next refresh; the old one is dead at Microsoft.
+    ctx.fakes.advanceClock(2 * 3600_000)
+    ctx.graph!.advanceClock(2 * 3600_000)
+    expect((await get('/_api/outlook/test')).json()).toMatchObject({ status: 'connected' })
+  })
+
   it('a dead Outlook grant (invalid_grant) makes the mailbox action_required and clears the tokens', async () => {
     ctx.fakes.revokeRefreshTokens('microsoft', 'owner@contoso.example')
     ctx.fakes.advanceClock(2 * 3600_000)

@@ -305,6 +305,8 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
    * refreshed meanwhile is used as is. Microsoft's rotated refresh token is stored every time.
    */
   function credentialsFor(mailboxId: number): MailCredentials {
+    /** The access token this adapter was last given: after a 401, a different stored one means another caller refreshed. */
+    let handedOut: string | undefined
     const refresh = (force: boolean): Promise<string> => {
       const running = refreshing.get(mailboxId)
       if (running) return running
@@ -312,12 +314,14 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
         .transaction(async (tx) => {
           const [row] = await tx.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).for('update')
           if (!row || !row.refreshToken || !row.accessToken) throw new MailAuthRevokedError('The mailbox has no tokens')
+          const current = cipher.decrypt(row.accessToken, tokenContext(mailboxId, 'access_token'))
           const fresh = row.tokenExpiresAt && row.tokenExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS
-          if (fresh && !force) return cipher.decrypt(row.accessToken, tokenContext(mailboxId, 'access_token'))
+          if (fresh && (!force || current !== handedOut)) return current
           const tokens = await mail.oauth(row.provider).refresh(cipher.decrypt(row.refreshToken, tokenContext(mailboxId, 'refresh_token')))
           await tx.update(mailboxes).set({ ...(await storeTokens(mailboxId, tokens)), updatedAt: new Date() }).where(eq(mailboxes.id, mailboxId))
           return tokens.accessToken
         })
+        .then((token) => (handedOut = token))
         .catch(async (error: unknown) => {
           if (error instanceof MailAuthRevokedError) await markRevoked(mailboxId)
           throw error
@@ -335,7 +339,8 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
           .limit(1)
         if (!row?.accessToken) throw new MailAuthRevokedError('The mailbox has no tokens')
         if (row.tokenExpiresAt && row.tokenExpiresAt.getTime() - Date.now() > REFRESH_MARGIN_MS) {
-          return cipher.decrypt(row.accessToken, tokenContext(mailboxId, 'access_token'))
+          handedOut = cipher.decrypt(row.accessToken, tokenContext(mailboxId, 'access_token'))
+          return handedOut
         }
         return refresh(false)
       },
