@@ -1,24 +1,11 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signIn, uniqueEmail } from './helpers.ts'
 
 // Issue 13 against the demo providers: the domain lists (SPEC 5, 8 "Domain lists"), a category
 // setting kept across a reload (SPEC 3 "Settings"), and new mail decided, shown in Filtered Mail
 // and restored with one click.
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`
-const uniqueEmail = (name: string) => `${name}.${unique()}@example.com`
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/login')
-  const popupPromise = page.waitForEvent('popup')
-  await page.getByRole('button', { name: 'Continue with Google' }).click()
-  const popup = await popupPromise
-  await popup.waitForLoadState()
-  await popup.getByLabel('Email').fill(email)
-  await popup.getByLabel('Name').fill('Filtering Tester')
-  const closed = popup.waitForEvent('close')
-  await popup.getByRole('button', { name: 'Continue', exact: true }).click()
-  await closed
-  await expect(page).toHaveURL('/dashboard')
-}
 
 /** Connect demo Gmail in the popup as the consent page's first demo identity; returns its address. */
 async function connectGmail(page: Page): Promise<string> {

@@ -1,22 +1,9 @@
 import { expect, test, type Page } from '@playwright/test'
+import { signIn, uniqueEmail } from './helpers.ts'
 
 // SPEC 2 "/dashboard" (Email Provider Integrations), 4 "Mailbox connection" and 8 "Mailboxes" /
 // "Dashboard URL errors", driven through the real connect popup against the demo providers.
-const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`
 
-async function signIn(page: Page, email: string) {
-  await page.goto('/login')
-  const popupPromise = page.waitForEvent('popup')
-  await page.getByRole('button', { name: 'Continue with Google' }).click()
-  const popup = await popupPromise
-  await popup.waitForLoadState()
-  await popup.getByLabel('Email').fill(email)
-  await popup.getByLabel('Name').fill('Mailbox Tester')
-  const closed = popup.waitForEvent('close')
-  await popup.getByRole('button', { name: 'Continue', exact: true }).click()
-  await closed
-  await expect(page).toHaveURL('/dashboard')
-}
 
 /** Connect in the popup as the consent page's first demo identity; returns its address. */
 async function connectThroughPopup(page: Page, provider: 'Gmail' | 'Outlook'): Promise<string> {

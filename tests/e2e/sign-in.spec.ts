@@ -1,21 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test } from '@playwright/test'
+import { signInThroughPopup, uniqueEmail } from './helpers.ts'
 
 // SPEC 4 "OAuth login" and 8 "Sign-in", driven through the real popup against the demo identity providers.
-const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`
-
-async function signInThroughPopup(page: Page, providerButton: string, email: string) {
-  const popupPromise = page.waitForEvent('popup')
-  await page.getByRole('button', { name: providerButton }).click()
-  const popup = await popupPromise
-  await popup.waitForLoadState()
-  await popup.getByLabel('Email').fill(email)
-  await popup.getByLabel('Name').fill('Demo Person')
-  // The popup may close as soon as the callback posts its message: listen before clicking.
-  const closed = popup.waitForEvent('close')
-  await popup.getByRole('button', { name: 'Continue', exact: true }).click()
-  await closed
-}
-
 for (const [provider, button] of [
   ['Google', 'Continue with Google'],
   ['Microsoft', 'Continue with Microsoft'],

@@ -339,6 +339,19 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
     expect(rows.filter((r) => r.action === 'filed' && r.appliedAt === null)).toEqual([])
   }, 90_000)
 
+  it('after a dead grant, reconnecting the same mailbox catches up on the mail that arrived meanwhile', async () => {
+    ctx.fakes.revokeRefreshTokens('google', gmailUser.email)
+    ctx.fakes.advanceClock(2 * 3600_000)
+    ctx.gmail!.advanceClock(2 * 3600_000)
+    const missed = await deliverGmail([coldPitch(gmailUser.email), friendly(gmailUser.email)])
+    await sync(gmailUser.mailboxId)
+    expect((await ctx.db.select().from(mailboxes).where(eq(mailboxes.id, gmailUser.mailboxId)))[0]?.status).toBe('revoked')
+    expect((await decisionsOf(gmailUser.mailboxId)).some((d) => missed.includes(d.providerMessageId))).toBe(false)
+    await connectMailbox(ctx, gmailUser.sid, 'gmail', gmailUser.email)
+    await settle(gmailUser.mailboxId, missed)
+    await expectExactlyOnce('gmail', gmailUser, missed)
+  })
+
   it('keeps mail bodies out of the database, the job queue and the logs', async () => {
     const text = JSON.stringify(await ctx.db.select().from(decisions))
     expect(text).not.toContain(BODY_MARKER)

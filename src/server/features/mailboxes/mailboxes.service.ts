@@ -58,6 +58,19 @@ type StatusOf<P extends MailProviderName> = P extends 'gmail' ? GmailStatus : Ou
 
 const tokenContext = (mailboxId: number, field: 'access_token' | 'refresh_token') => `mailbox:${mailboxId}:${field}`
 
+/** What a mailbox holds of a connection: cleared together when it ends (disconnect, dead grant, a new connect). */
+const NO_CONNECTION = {
+  statusMessage: null,
+  accessToken: null,
+  refreshToken: null,
+  tokenExpiresAt: null,
+  grantedScope: null,
+  syncCursor: null,
+  pushSubscriptionId: null,
+  pushExpiresAt: null,
+  pushClientStateHash: null,
+} as const
+
 /**
  * Mailbox connection (SPEC 4 "Mailbox connection", issue 12): connect through OAuth with incremental
  * consent, a live status check, disconnect, and the credentials adapters use. One mailbox per user:
@@ -151,21 +164,7 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
       .values({ userId, provider, connectedAt: now, updatedAt: now, ...values })
       .onConflictDoUpdate({
         target: mailboxes.userId,
-        set: {
-          provider,
-          connectedAt: now,
-          updatedAt: now,
-          statusMessage: null,
-          accessToken: null,
-          refreshToken: null,
-          tokenExpiresAt: null,
-          grantedScope: null,
-          syncCursor: null,
-          pushSubscriptionId: null,
-          pushExpiresAt: null,
-          pushClientStateHash: null,
-          ...values,
-        },
+        set: { provider, connectedAt: now, updatedAt: now, ...NO_CONNECTION, ...values },
       })
       .returning({ id: mailboxes.id })
     return row!.id
@@ -220,9 +219,13 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
       } catch (error) {
         throw connectFailure(provider, error, 'reading the address')
       }
-      const mailboxId = await upsertMailbox(userId, provider, { emailAddress: email, status: 'connected' }, now)
+      // Reconnecting the same mailbox after its grant died catches up from where filtering stopped
+      // (the sync recovers an expired cursor from the Inbox); a new mailbox starts from now.
+      const sameMailbox = existing?.provider === provider && existing.emailAddress.toLowerCase() === email.toLowerCase() && existing.status !== 'disconnected'
+      const keptCursor = sameMailbox ? existing.syncCursor : null
+      const mailboxId = await upsertMailbox(userId, provider, { emailAddress: email, status: 'connected', syncCursor: keptCursor }, now)
       await db.update(mailboxes).set(await storeTokens(mailboxId, tokens)).where(eq(mailboxes.id, mailboxId))
-      await startPush(mailboxId, provider, adapter)
+      await startPush(mailboxId, provider, adapter, keptCursor === null)
       // Demo mode: the demo mail arrives now, after the cursor, so the first sync decides it.
       await demoMailboxes?.prepare(provider, email, { arriving: true })
       await jobs.enqueueSync(mailboxId, 'connect').catch((error: unknown) => log.warn({ mailboxId, err: error }, 'could not queue the first sync'))
@@ -264,12 +267,14 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
   }
 
   /** Starts push and records where syncs start; a provider that refuses push leaves the mailbox connected (polling covers it). */
-  async function startPush(mailboxId: number, provider: MailProviderName, adapter: MailProvider) {
-    try {
-      const cursor = await adapter.currentCursor()
-      await db.update(mailboxes).set({ syncCursor: cursor }).where(eq(mailboxes.id, mailboxId))
-    } catch (error) {
-      log.warn({ mailboxId, provider, err: error }, 'could not read the sync cursor at connect')
+  async function startPush(mailboxId: number, provider: MailProviderName, adapter: MailProvider, newCursor: boolean) {
+    if (newCursor) {
+      try {
+        const cursor = await adapter.currentCursor()
+        await db.update(mailboxes).set({ syncCursor: cursor }).where(eq(mailboxes.id, mailboxId))
+      } catch (error) {
+        log.warn({ mailboxId, provider, err: error }, 'could not read the sync cursor at connect')
+      }
     }
     if (!mail.pushAvailable(provider)) {
       log.warn({ mailboxId, provider }, 'push is not configured for this provider; the mailbox will be polled')
@@ -355,14 +360,11 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
     await db
       .update(mailboxes)
       .set({
+        ...NO_CONNECTION,
+        // The cursor stays: reconnecting catches up from where filtering stopped.
+        syncCursor: undefined,
         status: mail.traits(row.provider).revokedStatus,
         statusMessage: `Access to ${label(row.provider)} was revoked or has expired. Reconnect to resume filtering.`,
-        accessToken: null,
-        refreshToken: null,
-        tokenExpiresAt: null,
-        pushSubscriptionId: null,
-        pushExpiresAt: null,
-        pushClientStateHash: null,
         updatedAt: new Date(),
       })
       .where(eq(mailboxes.id, mailboxId))
@@ -437,19 +439,7 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
     }
     await db
       .update(mailboxes)
-      .set({
-        status: 'disconnected',
-        statusMessage: null,
-        accessToken: null,
-        refreshToken: null,
-        tokenExpiresAt: null,
-        grantedScope: null,
-        syncCursor: null,
-        pushSubscriptionId: null,
-        pushExpiresAt: null,
-        pushClientStateHash: null,
-        updatedAt: new Date(),
-      })
+      .set({ ...NO_CONNECTION, status: 'disconnected', updatedAt: new Date() })
       .where(eq(mailboxes.id, row.id))
     log.info({ mailboxId: row.id, provider }, 'mailbox disconnected')
     return warnings.length > 0 ? { warning: warnings.join(' ') } : {}

@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test'
+
+/** An address no earlier test used: one account per address, and the e2e database lives across specs. */
+export const uniqueEmail = (name: string) => `${name}.${Date.now()}${Math.floor(Math.random() * 1000)}@example.com`
+
+/** Clicks a sign-in button and answers the demo consent page in the popup with a typed identity. */
+export async function signInThroughPopup(page: Page, providerButton: string, email: string, name = 'Demo Person') {
+  const popupPromise = page.waitForEvent('popup')
+  await page.getByRole('button', { name: providerButton }).click()
+  const popup = await popupPromise
+  await popup.waitForLoadState()
+  await popup.getByLabel('Email').fill(email)
+  await popup.getByLabel('Name').fill(name)
+  // The popup may close as soon as the callback posts its message: listen before clicking.
+  const closed = popup.waitForEvent('close')
+  await popup.getByRole('button', { name: 'Continue', exact: true }).click()
+  await closed
+}
+
+/** Signs in with demo Google from /login and lands on the dashboard. */
+export async function signIn(page: Page, email: string, name?: string) {
+  await page.goto('/login')
+  await signInThroughPopup(page, 'Continue with Google', email, name)
+  await expect(page).toHaveURL('/dashboard')
+}
