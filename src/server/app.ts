@@ -13,6 +13,7 @@ import { createSignInProviders, type SignInProvider } from '#server/features/aut
 import { registerDemoRoutes, type DemoMailboxes } from '#server/features/demo/demo.routes.ts'
 import { registerActivityRoutes } from '#server/features/activity/activity.routes.ts'
 import { registerDomainListRoutes } from '#server/features/domain-lists/domain-lists.routes.ts'
+import { registerHealthRoutes } from '#server/features/health/health.routes.ts'
 import { registerMailboxRoutes } from '#server/features/mailboxes/mailboxes.routes.ts'
 import { registerSettingsRoutes } from '#server/features/settings/settings.routes.ts'
 import { registerWaitlistRoutes, WAITLIST_RATE_LIMIT } from '#server/features/waitlist/waitlist.routes.ts'
@@ -130,12 +131,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuthRoutes(app, { config, auth, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWaitlistRoutes(app, { db, rateLimit: deps.waitlistRateLimit ?? WAITLIST_RATE_LIMIT })
 
-  const { mailboxes, activity } = deps.services
+  const { mailboxes, activity, health } = deps.services
   registerMailboxRoutes(app, { config, mailboxes, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
-  registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes }) })
+  registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes, log: app.log }) })
   registerSettingsRoutes(app, { db, mailboxes, pollRateLimit: deps.pollRateLimit })
   registerDomainListRoutes(app, { db })
   registerActivityRoutes(app, { activity })
+  registerHealthRoutes(app, { health })
   if (deps.demoMailboxes) registerDemoRoutes(app, { demoMailboxes: deps.demoMailboxes })
 
   await registerStaticClient(app, deps.clientDir)

@@ -90,6 +90,8 @@ const EnvSchema = z.object({
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
   DEMO_IDP_PORT: port(0),
+  /** web: HTTP only; worker: jobs only; all: both in one process (the default, and the only one PGlite allows). */
+  ROLE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all')),
   /** Production only: runs demo sign-in (anyone signs in as anyone) on purpose, for a public demo. */
   ALLOW_DEMO_SIGN_IN: z.preprocess(
     (v) => (v === '' || v === undefined ? 'false' : v),
@@ -146,6 +148,8 @@ export interface Config {
   demoIdpPort: number
   /** Production with demo sign-in, opted into with ALLOW_DEMO_SIGN_IN=true. */
   allowDemoSignIn: boolean
+  /** Which parts this process runs (README "Several processes"). */
+  role: 'web' | 'worker' | 'all'
 }
 
 export class ConfigError extends Error {
@@ -232,9 +236,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     )
   }
 
+  const demoProviders = [!e.GOOGLE_CLIENT_ID && 'Google', !e.MICROSOFT_CLIENT_ID && 'Microsoft'].filter(Boolean)
+
+  // Separate web and worker processes share work through PostgreSQL; the embedded database, and demo
+  // mode's in-process fakes, belong to one process.
+  if (e.ROLE !== 'all' && !e.DATABASE_URL) {
+    throw new ConfigError(`Invalid configuration: ROLE=${e.ROLE} needs DATABASE_URL: web and worker processes share one PostgreSQL (the embedded database is single-process).`)
+  }
+  if (e.ROLE !== 'all' && demoProviders.length > 0) {
+    throw new ConfigError(`Invalid configuration: ROLE=${e.ROLE} needs real Google and Microsoft credentials: demo mode runs its local fakes inside one process (ROLE=all).`)
+  }
+
   // In production the local identity fakes would let anyone sign in as anyone, so demo sign-in
   // needs an explicit opt-in (issue 11 item 7).
-  const demoProviders = [!e.GOOGLE_CLIENT_ID && 'Google', !e.MICROSOFT_CLIENT_ID && 'Microsoft'].filter(Boolean)
   if (e.NODE_ENV === 'production' && demoProviders.length > 0 && !e.ALLOW_DEMO_SIGN_IN) {
     throw new ConfigError(
       `Invalid configuration: NODE_ENV=production but ${demoProviders.join(' and ')} sign-in has no credentials ` +
@@ -288,6 +302,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
     demoIdpPort: e.DEMO_IDP_PORT,
     allowDemoSignIn: e.ALLOW_DEMO_SIGN_IN,
+    role: e.ROLE,
   }
 }
 

@@ -115,14 +115,18 @@ async function main() {
       log: logger,
       demoMailboxes: demoMail,
     })
-    const app = await buildApp({ config, db: handle.db, services, demoMailboxes: demoMail })
-    closers.push({ name: 'http', close: () => app.close() })
-    const address = await app.listen({ host: config.host, port: config.port })
+    // ROLE=worker runs jobs only: no HTTP (README "Several processes").
+    let address: string | null = null
+    if (config.role !== 'worker') {
+      const app = await buildApp({ config, db: handle.db, services, demoMailboxes: demoMail })
+      closers.push({ name: 'http', close: () => app.close() })
+      address = await app.listen({ host: config.host, port: config.port })
+    }
     const listeningMs = Math.round(performance.now() - startedAt)
 
     // The job queue starts after HTTP is up: no request needs it, and it is the slowest part of a
     // warm start. It is closed before the database (closers run in reverse order).
-    const jobs = await startJobs({ handle, logger, syncMailbox: services.pipeline.sync }).catch((error: unknown) => {
+    const jobs = await startJobs({ handle, logger, tasks: services.tasks, work: config.role !== 'web' }).catch((error: unknown) => {
       bossFailed(error)
       throw error
     })
@@ -130,10 +134,12 @@ async function main() {
     closers.push({ name: 'jobs', close: () => jobs.stop() })
 
     logger.info(
-      { url: config.appUrl, address, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
-      // The URL to open first (another host name of the same machine would lose the sign-in cookie);
-      // the bound address too: with PORT=0 the app URL's port says nothing.
-      `Inbox Guard is ready: open ${config.appUrl} (listening on ${address}; ${handle.kind}, started in ${listeningMs} ms)`,
+      { url: config.appUrl, address, role: config.role, database: handle.kind, startupMs: listeningMs, jobsReadyMs: Math.round(performance.now() - startedAt) },
+      address
+        ? // The URL to open first (another host name of the same machine would lose the sign-in cookie);
+          // the bound address too: with PORT=0 the app URL's port says nothing.
+          `Inbox Guard is ready: open ${config.appUrl} (listening on ${address}; ${handle.kind}, started in ${listeningMs} ms)`
+        : `Inbox Guard worker is ready (${handle.kind}, started in ${listeningMs} ms)`,
     )
   } catch (error) {
     shuttingDown = true

@@ -149,6 +149,14 @@ export const mailboxes = pgTable(
     /** When the last sync finished, and the received time of the newest message it decided (cursor recovery starts there). */
     lastSyncAt: ts('last_sync_at'),
     lastProcessedAt: ts('last_processed_at'),
+    /** When push was last (re)established or renewed, and why the last attempt failed (null when it worked). */
+    pushRenewedAt: ts('push_renewed_at'),
+    pushError: text('push_error'),
+    /** The watchdog's last finding (SPEC 4 heartbeat status) and when; docs/decisions/014. */
+    heartbeatStatus: text('heartbeat_status'),
+    heartbeatAt: ts('heartbeat_at'),
+    /** This mailbox alone is throttled (429) until then: its syncs wait, nobody else's do. */
+    syncBackoffUntil: ts('sync_backoff_until'),
     connectedAt: ts('connected_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -314,6 +322,42 @@ export const correspondenceCache = pgTable(
     checkedAt: ts('checked_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.mailboxId, t.subject] })],
+)
+
+/**
+ * SPEC 3 "Provider health entry": one circuit breaker per provider, persisted so every process sees
+ * it (gmail, outlook, openai_classification). Open while circuitOpenUntil is in the future.
+ */
+export const providerHealth = pgTable(
+  'provider_health',
+  {
+    id: serial('id').primaryKey(),
+    serviceName: text('service_name', { enum: ['gmail', 'outlook', 'openai_classification'] }).notNull(),
+    isHealthy: boolean('is_healthy').notNull().default(true),
+    failureCount: integer('failure_count').notNull().default(0),
+    lastFailureAt: ts('last_failure_at'),
+    circuitOpenUntil: ts('circuit_open_until'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('provider_health_service_idx').on(t.serviceName)],
+)
+
+/** One row per sync run (which process, when), for operations and the proof that one mailbox never syncs twice at once. */
+export const syncRuns = pgTable(
+  'sync_runs',
+  {
+    id: serial('id').primaryKey(),
+    mailboxId: integer('mailbox_id')
+      .notNull()
+      .references(() => mailboxes.id, { onDelete: 'cascade' }),
+    worker: text('worker').notNull(),
+    reason: text('reason').notNull(),
+    startedAt: ts('started_at').notNull(),
+    finishedAt: ts('finished_at'),
+    outcome: text('outcome'),
+    decided: integer('decided').notNull().default(0),
+  },
+  (t) => [index('sync_runs_mailbox_started_idx').on(t.mailboxId, t.startedAt)],
 )
 
 /** SPEC 3 "Audit log entry". Append-only: the application never updates or deletes these rows. */

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
 import { recordJobRun } from './job-runs.ts'
-import { MAILBOX_SYNC_QUEUE, runMailboxSyncJob, type SyncReason } from './mailbox-sync.job.ts'
+import { MAILBOX_SYNC_QUEUE, mailboxJobs, runMailboxSyncJob, type SyncJobOutcome, type SyncReason } from './mailbox-sync.job.ts'
 
 export interface JobsLogger {
   info(obj: object, msg?: string): void
@@ -12,18 +12,44 @@ export interface JobsLogger {
 }
 
 /** Queue names double as job names in job_runs and the cron-health panel. */
-export const JOB_NAMES = { sessionCleanup: 'session-cleanup' } as const
+export const JOB_NAMES = {
+  sessionCleanup: 'session-cleanup',
+  pushRenewal: 'push-renewal',
+  mailboxSweep: 'mailbox-sweep',
+  heartbeatWatchdog: 'heartbeat-watchdog',
+} as const
+export type ScheduledJobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES]
 
 /** Hourly, at minute 0 UTC (SPEC 9 session cleanup). */
 export const SESSION_CLEANUP_CRON = '0 * * * *'
 
-/** Job payloads are validated (STYLE.md 13); the scheduled cleanup carries none it needs. */
-const SessionCleanupPayloadSchema = z.object({}).passthrough()
+/**
+ * The schedules (UTC) of the jobs that keep push alive (issue 14, docs/decisions/014): renewal hourly
+ * (Gmail watches get renewed daily within it, Graph subscriptions when under 24 h remain), the sweep
+ * every 5 minutes, the watchdog every 10. The cron-health panel expects each within its interval.
+ */
+export const SCHEDULES: Record<ScheduledJobName, { cron: string; intervalMinutes: number }> = {
+  'session-cleanup': { cron: SESSION_CLEANUP_CRON, intervalMinutes: 60 },
+  'push-renewal': { cron: '15 * * * *', intervalMinutes: 60 },
+  'mailbox-sweep': { cron: '*/5 * * * *', intervalMinutes: 5 },
+  'heartbeat-watchdog': { cron: '*/10 * * * *', intervalMinutes: 10 },
+}
+
+/** Job payloads are validated (STYLE.md 13); the scheduled jobs carry none they need. */
+const ScheduledPayloadSchema = z.object({}).passthrough()
 
 /** The handler a worker runs; exported so tests and admin triggers call exactly what the queue calls. */
 export async function runSessionCleanupJob(db: Database, payload: unknown) {
-  SessionCleanupPayloadSchema.parse(payload ?? {})
+  ScheduledPayloadSchema.parse(payload ?? {})
   return recordJobRun(db, JOB_NAMES.sessionCleanup, async () => ({ ...(await cleanupExpiredSessions(db)) }))
+}
+
+/** What the workers run: the pipeline and the health jobs (src/server/services.ts). */
+export interface JobTasks {
+  syncMailbox: (mailboxId: number, reason: SyncReason) => Promise<SyncJobOutcome>
+  renewPush: () => Promise<Record<string, unknown>>
+  sweep: () => Promise<Record<string, unknown>>
+  watchdog: () => Promise<Record<string, unknown>>
 }
 
 export interface Jobs {
@@ -34,8 +60,12 @@ export interface Jobs {
 export interface StartJobsOptions {
   handle: DatabaseHandle
   logger: JobsLogger
-  /** Runs one mailbox sync (the pipeline); the mailbox-sync worker calls it. */
-  syncMailbox: (mailboxId: number, reason: SyncReason) => Promise<unknown>
+  tasks: JobTasks
+  /**
+   * Whether this process works jobs (ROLE worker or all) or only sends them (ROLE web): a web process
+   * neither runs handlers nor the cron scheduler.
+   */
+  work?: boolean
   /** How often workers look for new jobs; tests shorten it. */
   pollingIntervalSeconds?: number
 }
@@ -43,35 +73,61 @@ export interface StartJobsOptions {
 /**
  * Starts pg-boss on the same database as the app (DESIGN "Jobs and cron"): on PGlite through its
  * built-in adapter, on PostgreSQL with its own small pool so the web pool (max 3) is not starved.
+ * Any number of worker processes share one PostgreSQL: pg-boss hands each job to one of them (SKIP
+ * LOCKED), the stately policy keeps one sync per mailbox at a time, and a job whose worker died is
+ * handed out again once it expires.
  */
-export async function startJobs({ handle, logger, syncMailbox, pollingIntervalSeconds = 2 }: StartJobsOptions): Promise<Jobs> {
+export async function startJobs({ handle, logger, tasks, work = true, pollingIntervalSeconds = 2 }: StartJobsOptions): Promise<Jobs> {
   const boss =
     handle.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite' })
-      : new PgBoss({ connectionString: handle.connectionString, max: 2, connectionTimeoutMillis: 10_000 })
+      ? new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite', schedule: work, supervise: work })
+      : new PgBoss({ connectionString: handle.connectionString, max: 2, connectionTimeoutMillis: 10_000, schedule: work, supervise: work })
 
   boss.on('error', (error: Error) => logger.error({ err: error }, 'job queue error'))
   await boss.start()
 
-  await boss.createQueue(JOB_NAMES.sessionCleanup, { policy: 'singleton', retryLimit: 2 })
-  await boss.schedule(JOB_NAMES.sessionCleanup, SESSION_CLEANUP_CRON, {}, { tz: 'UTC' })
-  await boss.work(JOB_NAMES.sessionCleanup, { pollingIntervalSeconds }, async (jobs) => {
-    for (const job of jobs) {
-      const result = await runSessionCleanupJob(handle.db, job.data)
-      logger.info({ job: JOB_NAMES.sessionCleanup, ...result }, 'session cleanup finished')
-    }
-  })
-
   // A failed sync (throttling, a message to retry) is retried with backoff; decided mail is never redone.
-  await boss.createQueue(MAILBOX_SYNC_QUEUE, { policy: 'stately', retryLimit: 5, retryDelay: 5, retryBackoff: true })
+  // A job whose worker died stops sending heartbeats: pg-boss's supervisor fails it after 30 s (checked
+  // every minute) and it is retried by another worker; 15 minutes is the hard limit of one sync.
+  await boss.createQueue(MAILBOX_SYNC_QUEUE, {
+    policy: 'stately',
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: 30,
+  })
+  const scheduled: Array<[ScheduledJobName, () => Promise<Record<string, unknown>>]> = [
+    [JOB_NAMES.sessionCleanup, async () => ({ ...(await cleanupExpiredSessions(handle.db)) })],
+    [JOB_NAMES.pushRenewal, tasks.renewPush],
+    [JOB_NAMES.mailboxSweep, tasks.sweep],
+    [JOB_NAMES.heartbeatWatchdog, tasks.watchdog],
+  ]
+  for (const [name] of scheduled) {
+    await boss.createQueue(name, { policy: 'singleton', retryLimit: 2 })
+  }
+  if (!work) return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000, close: true }) }
+
+  for (const [name, task] of scheduled) {
+    await boss.schedule(name, SCHEDULES[name].cron, {}, { tz: 'UTC' })
+    await boss.work(name, { pollingIntervalSeconds }, async (jobs) => {
+      for (const job of jobs) {
+        ScheduledPayloadSchema.parse(job.data ?? {})
+        const result = await recordJobRun(handle.db, name, task)
+        logger.info({ job: name, ...result }, `${name} finished`)
+      }
+    })
+  }
+
+  const queue = mailboxJobs(async () => boss)
   // Several mailboxes at once per process; one mailbox at a time (stately, keyed by mailbox).
   await boss.work(MAILBOX_SYNC_QUEUE, { pollingIntervalSeconds, localConcurrency: 4 }, async (jobs) => {
-    for (const job of jobs) await runMailboxSyncJob(syncMailbox, job.data)
+    for (const job of jobs) await runMailboxSyncJob(tasks.syncMailbox, queue, job.data)
   })
 
   return {
     boss,
-    // graceful: let a running cleanup finish; the PGlite instance itself is closed by its owner.
+    // graceful: let running jobs finish; the PGlite instance itself is closed by its owner.
     stop: () => boss.stop({ graceful: true, timeout: 10_000, close: true }),
   }
 }

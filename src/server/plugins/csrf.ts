@@ -5,10 +5,11 @@ import { apiRouteOf } from '#server/plugins/api-route.ts'
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * Route prefixes exempt from the check because their callers are servers, not browsers: provider
- * webhooks, which prove themselves (Pub/Sub OIDC token, Graph clientState). Prefix match.
+ * Route prefixes exempt from the check because their callers are servers, not browsers: the provider
+ * receivers, which prove themselves (Pub/Sub OIDC token, Graph clientState). Prefix match, so
+ * `/_api/webhooks/outlook/lifecycle` is included; the browser's own `/_api/webhooks/setup` is not.
  */
-export const CSRF_EXEMPT_PREFIXES: readonly string[] = ['/_api/webhooks/']
+export const CSRF_EXEMPT_PREFIXES: readonly string[] = ['/_api/webhooks/gmail', '/_api/webhooks/outlook']
 
 /**
  * CSRF guard (docs/decisions/003-sessions-and-csrf.md). A state-changing /_api request must carry

@@ -42,6 +42,10 @@ export interface TestApp {
   boss(): Promise<PgBoss>
   /** The services the app and the job workers share (the pipeline among them). */
   services: Services
+  /** Moves every fake's clock, and the one push expirations are computed from, forward. */
+  advanceClock(ms: number): void
+  /** Now, as the fakes see it after advanceClock. */
+  now(): Date
   database: TestDatabase
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[]
@@ -61,6 +65,10 @@ export interface TestAppOptions {
   mail?: boolean
   /** With `mail`: run the fakes as demo mode does (new mailboxes filled with demo mail; demo delivery route). */
   demo?: boolean
+  /** false: this app only sends jobs (ROLE=web); other processes work them. */
+  workers?: boolean
+  /** Circuit breaker settings for the pipeline. */
+  breaker?: { threshold?: number; coolDownMs?: number }
 }
 
 /** A free loopback port, for an APP_URL known before the app listens. */
@@ -122,6 +130,8 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     },
   })
   let jobs: Promise<Jobs> | undefined
+  /** How far advanceClock moved the fakes (and the clock push expirations are computed from). */
+  let clockOffset = 0
   const quiet = { info: () => {}, warn: () => {}, error: () => {} }
   const services = createServices({
     db: database.handle.db,
@@ -131,10 +141,11 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     log: quiet,
     demoMailboxes: demoMail,
     // Fast backoff: fault tests make the adapters retry many times (Retry-After is still honoured).
-    mail: createMailIntegration(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 } }),
+    mail: createMailIntegration(config, { retry: { baseDelayMs: 5, maxDelayMs: 50 }, now: () => new Date(Date.now() + clockOffset) }),
+    breaker: options.breaker,
   })
   const boss = async () => {
-    jobs ??= startJobs({ handle: database.handle, logger: quiet, syncMailbox: services.pipeline.sync, pollingIntervalSeconds: 0.5 })
+    jobs ??= startJobs({ handle: database.handle, logger: quiet, tasks: services.tasks, work: options.workers ?? true, pollingIntervalSeconds: 0.5 })
     return (await jobs).boss
   }
   const app = await buildApp({
@@ -159,6 +170,13 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     graph,
     boss,
     services,
+    advanceClock(ms) {
+      clockOffset += ms
+      fakes.advanceClock(ms)
+      gmail?.advanceClock(ms)
+      graph?.advanceClock(ms)
+    },
+    now: () => new Date(Date.now() + clockOffset),
     database,
     logs,
     async close() {

@@ -276,20 +276,58 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
         log.warn({ mailboxId, provider, err: error }, 'could not read the sync cursor at connect')
       }
     }
-    if (!mail.pushAvailable(provider)) {
-      log.warn({ mailboxId, provider }, 'push is not configured for this provider; the mailbox will be polled')
-      return
+    const outcome = await establishPush({ id: mailboxId, provider, pushSubscriptionId: null, pushExpiresAt: null }, adapter)
+    if (!outcome.ok) log.warn({ mailboxId, provider, reason: outcome.reason }, 'push not started at connect; the mailbox will be polled')
+  }
+
+  /**
+   * (Re)establishes push for a mailbox (issue 14): renews the watch/subscription it has, or creates one;
+   * a Graph subscription that is gone ("not found") is created anew by the adapter. Records the
+   * expiry, when it was renewed and, on failure, why (the webhook health reads it).
+   */
+  async function establishPush(
+    row: Pick<MailboxRow, 'id' | 'provider' | 'pushSubscriptionId' | 'pushExpiresAt'>,
+    adapter: MailProvider,
+  ): Promise<{ ok: true; expiresAt: Date } | { ok: false; reason: 'not_configured' | 'token' | 'systemic' | 'webhook'; message: string }> {
+    if (!mail.pushAvailable(row.provider)) {
+      return { ok: false, reason: 'not_configured', message: `Push notifications are not configured for ${label(row.provider)}; new mail is checked every few minutes instead.` }
     }
     const clientState = randomToken()
+    const target = mail.pushTarget(row.provider, clientState)
     try {
-      const subscription = await adapter.startPush(mail.pushTarget(provider, clientState))
+      const subscription = row.pushExpiresAt
+        ? await adapter.renewPush({ id: row.pushSubscriptionId, expiresAt: row.pushExpiresAt }, target)
+        : await adapter.startPush(target)
+      // A renewal keeps the subscription and its clientState; a new subscription carries the new one.
+      const fresh = !row.pushExpiresAt || subscription.id !== row.pushSubscriptionId
       await db
         .update(mailboxes)
-        .set({ pushSubscriptionId: subscription.id, pushExpiresAt: subscription.expiresAt, pushClientStateHash: sha256(clientState) })
-        .where(eq(mailboxes.id, mailboxId))
+        .set({
+          pushSubscriptionId: subscription.id,
+          pushExpiresAt: subscription.expiresAt,
+          pushRenewedAt: new Date(),
+          pushError: null,
+          ...(fresh ? { pushClientStateHash: sha256(clientState) } : {}),
+        })
+        .where(eq(mailboxes.id, row.id))
+      return { ok: true, expiresAt: subscription.expiresAt }
     } catch (error) {
-      log.warn({ mailboxId, provider, err: error }, 'could not start push at connect; the mailbox will be polled')
+      const reason = error instanceof MailAuthRevokedError ? 'token' : error instanceof MailProviderError && (error.status >= 500 || error.status === 0) ? 'systemic' : 'webhook'
+      const message =
+        reason === 'token'
+          ? `Access to ${label(row.provider)} ended: reconnect your mailbox.`
+          : `${label(row.provider)} refused push notifications${error instanceof MailProviderError && error.code ? ` (${error.code})` : ''}; new mail is checked every few minutes instead.`
+      await db.update(mailboxes).set({ pushError: message.slice(0, 300) }).where(eq(mailboxes.id, row.id))
+      return { ok: false, reason, message }
     }
+  }
+
+  /** establishPush for a stored mailbox: the sync that catches up follows when push had lapsed. */
+  async function ensurePush(row: MailboxRow, now: Date = new Date()) {
+    const lapsed = !row.pushExpiresAt || row.pushExpiresAt <= now
+    const outcome = await establishPush(row, adapterFor(row))
+    if (outcome.ok && lapsed) await jobs.enqueueSync(row.id, 'poll').catch(() => {})
+    return outcome
   }
 
   /** Credentials for an access token known to be fresh (right after the code exchange). */
@@ -487,7 +525,18 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
     return { mailboxId: row.id, newMessages }
   }
 
+  async function ensurePushById(mailboxId: number) {
+    const [row] = await db.select().from(mailboxes).where(eq(mailboxes.id, mailboxId)).limit(1)
+    if (!row || row.status !== 'connected' || !row.refreshToken) return null
+    return ensurePush(row)
+  }
+
   return {
+    ensurePushById,
+    pushAvailable: (provider: MailProviderName) => mail.pushAvailable(provider),
+    traits: (provider: MailProviderName) => mail.traits(provider),
+    ensurePush,
+    mailboxOf,
     pollForUser,
     label,
     startConnect,

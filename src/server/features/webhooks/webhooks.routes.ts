@@ -3,9 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { GraphPushBodySchema, GraphValidationQuerySchema, PubSubPushSchema } from '#shared/api/webhooks.ts'
 import { PushProofError, type WebhookService } from './webhooks.service.ts'
 
-/** Prefix exempt from the CSRF check (providers are not browsers; each route checks its own proof). */
-export const WEBHOOK_PREFIX = '/_api/webhooks/'
-
 /**
  * Push receivers (issue 12, providers.md A3/B3): no session, no CSRF; every request proves itself.
  * They answer fast: the work happens in the sync job they enqueue.

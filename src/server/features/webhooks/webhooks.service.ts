@@ -22,7 +22,8 @@ export class PushProofError extends Error {
 export interface WebhookServiceDeps {
   db: Database
   config: Config
-  mailboxes: Pick<MailboxService, 'gmailMailboxesFor' | 'outlookMailboxFor' | 'enqueueSync'>
+  mailboxes: Pick<MailboxService, 'gmailMailboxesFor' | 'outlookMailboxFor' | 'enqueueSync' | 'ensurePushById'>
+  log: { warn(obj: object, msg: string): void }
 }
 
 /**
@@ -30,7 +31,7 @@ export interface WebhookServiceDeps {
  * recorded once (push_receipts, unique per provider message) and turned into a sync job for its
  * mailbox. A bad or missing proof changes nothing.
  */
-export function createWebhookService({ db, config, mailboxes }: WebhookServiceDeps) {
+export function createWebhookService({ db, config, mailboxes, log }: WebhookServiceDeps) {
   const jwks = createRemoteJWKSet(new URL(config.gmail.push.jwksUrl), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 })
 
   /** providers.md A3: signature, aud, iss, the push service account's verified email, exp. */
@@ -110,6 +111,11 @@ export function createWebhookService({ db, config, mailboxes }: WebhookServiceDe
       if (await recordOnce(lifecycle ? 'outlook_lifecycle' : 'outlook', key, mailboxId)) {
         await enqueue(mailboxId, lifecycle ? 'lifecycle' : 'push')
         enqueued++
+        // The subscription needs renewing (reauthorizationRequired) or is gone (subscriptionRemoved):
+        // re-establish it now, after answering (B3: answer within 3 s); `missed` is caught up by the sync.
+        if (n.lifecycleEvent === 'reauthorizationRequired' || n.lifecycleEvent === 'subscriptionRemoved') {
+          setImmediate(() => void mailboxes.ensurePushById(mailboxId).catch((error: unknown) => log.warn({ mailboxId, err: error }, 'could not renew push after a lifecycle event')))
+        }
       }
     }
     return { valid, enqueued }

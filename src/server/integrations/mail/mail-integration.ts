@@ -27,6 +27,8 @@ export interface MailProviderTraits {
   revokedStatus: 'revoked' | 'action_required'
   /** Whether the status answer offers a re-authorization URL (SPEC 4 "Gmail re-authentication"). */
   offersReauthorization: boolean
+  /** Push is renewed at least this often whatever its expiry says (Google: watch daily, providers.md A3). */
+  renewPushEveryMs: number | null
 }
 
 export interface MailIntegration {
@@ -40,8 +42,8 @@ export interface MailIntegration {
 }
 
 const TRAITS: Record<MailProviderName, MailProviderTraits> = {
-  gmail: { label: 'Gmail', revokedStatus: 'revoked', offersReauthorization: true },
-  outlook: { label: 'Outlook', revokedStatus: 'action_required', offersReauthorization: false },
+  gmail: { label: 'Gmail', revokedStatus: 'revoked', offersReauthorization: true, renewPushEveryMs: 24 * 3600_000 },
+  outlook: { label: 'Outlook', revokedStatus: 'action_required', offersReauthorization: false, renewPushEveryMs: null },
 }
 
 export const mailCallbackUrl = (config: Pick<Config, 'appOrigin'>, provider: MailProviderName) => `${config.appOrigin}/_api/${provider}/callback`
@@ -53,6 +55,8 @@ export const mailCallbackUrl = (config: Pick<Config, 'appOrigin'>, provider: Mai
 export interface MailIntegrationOptions {
   /** Backoff of both adapters' retries (tests shorten it; Retry-After is honoured either way). */
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number }
+  /** The clock push expirations are computed from (tests move it with the fakes' clocks). */
+  now?: () => Date
 }
 
 export function createMailIntegration(config: Config, options: MailIntegrationOptions = {}): MailIntegration {
@@ -101,7 +105,7 @@ export function createMailIntegration(config: Config, options: MailIntegrationOp
     provider: (provider, credentials) =>
       provider === 'gmail'
         ? createGmailProvider({ apiUrl: config.gmail.apiUrl, credentials, retry: options.retry })
-        : createOutlookProvider({ graphUrl: config.microsoft.graphUrl, credentials, retry: options.retry }),
+        : createOutlookProvider({ graphUrl: config.microsoft.graphUrl, credentials, retry: options.retry, now: options.now }),
     pushTarget: (provider, clientState) =>
       provider === 'gmail'
         ? { gmailTopic: config.gmail.pubsubTopic }
