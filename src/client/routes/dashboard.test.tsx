@@ -192,3 +192,40 @@ describe('/dashboard: filtering cards and polling (issue 13)', () => {
     expect(calls.filter((call) => call.path === '/_api/gmail/poll')).toHaveLength(1)
   })
 })
+
+describe('/dashboard: System Status (issue 14)', () => {
+  const healthEndpoints = {
+    'GET /_api/heartbeat/status': {
+      body: { heartbeatStatus: 'healthy', lastEmailProcessedAt: null, message: 'New mail is filtered as it arrives.', lastSyncAt: null },
+    },
+    'GET /_api/webhooks/status': { body: { gmail: { healthStatus: 'active', expiration: null }, outlook: null } },
+  }
+
+  it('signed in: shows the System Status card right after the Filtering card', async () => {
+    mockApi({ ...gmailConnected, ...filteringEndpoints, 'POST /_api/gmail/poll': { body: { message: 'Checked', emailsQueued: 0 } }, ...healthEndpoints }, { user: testUser })
+    renderApp('/dashboard')
+    const card = await screen.findByRole('region', { name: 'System Status' })
+    expect(await within(card).findByText('Filtering is running')).toBeInTheDocument()
+    expect(within(card).getByText('New mail is filtered as it arrives.')).toBeInTheDocument()
+    expect(await within(card).findByRole('button', { name: 'Repair Gmail' })).toBeInTheDocument()
+    expect(within(card).getByText('Not Configured')).toBeInTheDocument()
+
+    const filtering = screen.getByRole('region', { name: 'Filtering' })
+    const regions = screen.getAllByRole('region').filter((region) => region === filtering || region === card)
+    expect(regions).toEqual([filtering, card])
+  })
+
+  it('a System Status answer it cannot show takes down that card alone', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    mockApi(
+      { ...disconnectedStatuses, ...filteringEndpoints, 'GET /_api/heartbeat/status': { body: { ...healthEndpoints['GET /_api/heartbeat/status'].body, lastSyncAt: 42 } } },
+      { user: testUser },
+    )
+    renderApp('/dashboard')
+    const fallback = (await screen.findByText('This card could not be shown. The rest of the dashboard still works.')).closest('[role="alert"]') as HTMLElement
+    expect(within(fallback).getByRole('heading', { name: 'System Status' })).toBeInTheDocument()
+    expect(within(fallback).getByRole('button', { name: 'Try again' })).toBeInTheDocument()
+    expect(screen.queryByRole('region', { name: 'System Status' })).not.toBeInTheDocument()
+    expect(await screen.findByText('Filtering is on')).toBeInTheDocument()
+  })
+})

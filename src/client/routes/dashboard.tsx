@@ -14,6 +14,8 @@ import { useLogout } from '#client/features/auth/api/logout.ts'
 import { useAuth, type AuthState } from '#client/features/auth/hooks/use-auth.ts'
 import { DomainListCard } from '#client/features/domain-lists/components/domain-list-card.tsx'
 import { DOMAIN_LIST_MESSAGES } from '#client/features/domain-lists/messages.ts'
+import { SystemStatusCard } from '#client/features/health/components/system-status-card.tsx'
+import { HEALTH_MESSAGES } from '#client/features/health/messages.ts'
 import { useGmailStatus } from '#client/features/mailboxes/api/get-gmail-status.ts'
 import { useOutlookStatus } from '#client/features/mailboxes/api/get-outlook-status.ts'
 import { EmailIntegrationsCard } from '#client/features/mailboxes/components/email-integrations-card.tsx'
@@ -97,7 +99,11 @@ function SignedInCards() {
         <FilteringStatusCard />
       </CardBoundary>
       <CardBoundary title={SETTINGS_MESSAGES.filterSettingsTitle}>
-        <FilterSettingsCard className="md:row-span-3" />
+        <FilterSettingsCard className="md:row-span-4" />
+      </CardBoundary>
+      {/* Beside the Filtering card in the left column: is filtering alive, and is push working. */}
+      <CardBoundary title={HEALTH_MESSAGES.cardTitle}>
+        <SystemStatusCard />
       </CardBoundary>
       <CardBoundary title={DOMAIN_LIST_MESSAGES.title.whitelist}>
         <DomainListCard kind="whitelist" />
@@ -132,7 +138,7 @@ export default function DashboardPage() {
         </header>
 
         {auth.status === 'authenticated' ? (
-          // Billing, system status and account settings are added to SignedInCards the same way.
+          // Billing and account settings are added to SignedInCards the same way.
           <SignedInCards />
         ) : (
           <div className="mt-8" role="status" aria-label={auth.status === 'loading' ? 'Loading dashboard' : 'Sign in to see your dashboard'}>

@@ -23,13 +23,19 @@ export const testUser: SessionUser = {
 
 /**
  * Stubs fetch at the network boundary with replies keyed by 'METHOD /path'. Unlisted calls get
- * sensible defaults (signed out, not demo mode, no subscription endpoint yet). Returns the calls.
+ * sensible defaults (signed out, not demo mode, no subscription endpoint yet, no mailbox for the
+ * System Status card). Returns the calls.
  */
 export function mockApi(routes: Record<string, Reply> = {}, { user = null as SessionUser | null } = {}) {
   const defaults: Record<string, Reply> = {
     'GET /_api/auth/session': { body: { user } },
     'GET /_api/app/info': { body: { demoMode: false, productName: 'Inbox Guard', supportEmail: 'support@inboxguard.app' } },
     'GET /_api/billing/subscription': { status: 404, body: { error: 'Not Found' } },
+    // The System Status card sits on every signed-in dashboard: no mailbox, nothing pushed.
+    'GET /_api/heartbeat/status': {
+      body: { heartbeatStatus: 'unknown_provider', lastEmailProcessedAt: null, message: 'Connect Gmail or Outlook to start filtering.', lastSyncAt: null },
+    },
+    'GET /_api/webhooks/status': { body: { gmail: null, outlook: null } },
   }
   const table = { ...defaults, ...routes }
   const calls: RecordedCall[] = []

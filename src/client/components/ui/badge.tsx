@@ -7,6 +7,7 @@ const tones = {
   neutral: 'bg-canvas text-ink-muted ring-1 ring-line ring-inset',
   success: 'bg-success-50 text-success-700 ring-1 ring-success-200 ring-inset',
   warning: 'bg-warning-50 text-warning-800 ring-1 ring-warning-200 ring-inset',
+  danger: 'bg-danger-50 text-danger-700 ring-1 ring-danger-200 ring-inset',
 } as const
 
 export function Badge({ tone = 'soft', className, ...props }: ComponentProps<'span'> & { tone?: keyof typeof tones }) {
