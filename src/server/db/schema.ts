@@ -269,6 +269,11 @@ export const decisions = pgTable(
     /** When the provider confirmed the move (filed/flagged/restored); null while it is pending. */
     appliedAt: ts('applied_at'),
     applyAttempts: integer('apply_attempts').notNull().default(0),
+    /**
+     * Whoever is moving the message holds it until then (the sync that decided it, a later sync finishing
+     * a pending move, or the person's restore), so two of them never move one message twice.
+     */
+    applyClaimedUntil: ts('apply_claimed_until'),
   },
   (t) => [
     uniqueIndex('decisions_mailbox_message_idx').on(t.mailboxId, t.providerMessageId),

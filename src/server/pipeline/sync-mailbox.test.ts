@@ -164,6 +164,25 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
     await expectExactlyOnce('gmail', gmailUser, ids)
   })
 
+  it('Gmail: syncs that overlap (a job, a sweep, another worker) never move one message twice', async () => {
+    ctx.gmail!.setPushEndpoint(undefined)
+    const ids = await deliverGmail([coldPitch(gmailUser.email), coldPitch(gmailUser.email), coldPitch(gmailUser.email)])
+    // The first sync's moves are slow, so the later ones start while it is moving: they must leave its
+    // pending moves alone instead of finishing them a second time.
+    ctx.gmail!.injectFault({ endpoint: 'messages.modify', delayMs: 400, times: 3 })
+    const first = sync(gmailUser.mailboxId)
+    const until = Date.now() + 10_000
+    while ((await decisionsOf(gmailUser.mailboxId)).filter((d) => ids.includes(d.providerMessageId)).length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    await Promise.all([first, sync(gmailUser.mailboxId), sync(gmailUser.mailboxId)])
+    ctx.gmail!.setPushEndpoint(`${ctx.config.appUrl}/_api/webhooks/gmail`)
+    await settle(gmailUser.mailboxId, ids)
+    await expectExactlyOnce('gmail', gmailUser, ids)
+    const rows = (await decisionsOf(gmailUser.mailboxId)).filter((d) => ids.includes(d.providerMessageId))
+    expect(rows.every((r) => r.state === 'filed' && r.appliedAt)).toBe(true)
+  })
+
   it('Outlook: duplicated and reordered change notifications still decide each message once', async () => {
     ctx.graph!.setNotificationFaults({ duplicate: true, reorder: true })
     const ids = await deliverOutlook([coldPitch(outlookUser.email), friendly(outlookUser.email), coldPitch(outlookUser.email)])

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Classifier } from '#classifier/classify.ts'
 import { domainOf, parseRawMessage } from '#classifier/message.ts'
 import { domainMatches, orgDomainOf, PUBLIC_DOMAINS } from '#classifier/signals.ts'
@@ -17,6 +17,8 @@ export const RECOVERY_MAX_MESSAGES = 500
 /** Prior correspondence is asked of the provider at most this often per sender. */
 export const CORRESPONDENCE_TTL_MS = 7 * 24 * 3600_000
 const SUBJECT_MAX = 120
+/** How long a move is held by whoever started it; a holder that died frees it after this. */
+export const APPLY_CLAIM_MS = 2 * 60_000
 
 export interface PipelineDeps {
   db: Database
@@ -96,7 +98,7 @@ export async function syncMailbox(deps: PipelineDeps, mailboxId: number, reason:
       return result
     }
 
-    const context = await loadContext(db, row, settings)
+    const context = await loadContext(db, row, settings, ids)
     let newest = row.lastProcessedAt
     for (const id of ids) {
       const outcome = await processMessage(deps, row, provider, context, id)
@@ -131,12 +133,31 @@ interface Context {
   whitelist: string[]
   blacklist: string[]
   rules: Map<string, 'trust' | 'file'>
+  /** Of the listed messages, those decided before this sync started (one query for the batch). */
+  decidedBefore: Set<string>
+  /** Of the listed messages, those that failed before and have a failure row to clear on success. */
+  failedBefore: Set<string>
 }
 
-async function loadContext(db: Database, row: MailboxRow, settings: Awaited<ReturnType<typeof readSettings>>): Promise<Context> {
-  const [lists, rules] = await Promise.all([
+async function loadContext(db: Database, row: MailboxRow, settings: Awaited<ReturnType<typeof readSettings>>, ids: string[]): Promise<Context> {
+  // In slices, so a long catch-up stays within the database's limit on query parameters.
+  const slices = Array.from({ length: Math.ceil(ids.length / 1000) }, (_, i) => ids.slice(i * 1000, (i + 1) * 1000))
+  const [lists, rules, decided, failed] = await Promise.all([
     db.select({ kind: domainListEntries.kind, domain: domainListEntries.domain }).from(domainListEntries).where(eq(domainListEntries.userId, row.userId)),
     db.select({ address: senderRules.address, action: senderRules.action }).from(senderRules).where(eq(senderRules.userId, row.userId)),
+    Promise.all(
+      slices.map((slice) =>
+        db.select({ id: decisions.providerMessageId }).from(decisions).where(and(eq(decisions.mailboxId, row.id), inArray(decisions.providerMessageId, slice))),
+      ),
+    ),
+    Promise.all(
+      slices.map((slice) =>
+        db
+          .select({ id: messageFailures.providerMessageId })
+          .from(messageFailures)
+          .where(and(eq(messageFailures.mailboxId, row.id), inArray(messageFailures.providerMessageId, slice))),
+      ),
+    ),
   ])
   const whitelist = lists.filter((l) => l.kind === 'whitelist').map((l) => l.domain)
   const blacklist = lists.filter((l) => l.kind === 'blacklist').map((l) => l.domain)
@@ -159,6 +180,8 @@ async function loadContext(db: Database, row: MailboxRow, settings: Awaited<Retu
     whitelist,
     blacklist,
     rules: new Map(rules.map((r) => [r.address, r.action])),
+    decidedBefore: new Set(decided.flat().map((d) => d.id)),
+    failedBefore: new Set(failed.flat().map((f) => f.id)),
   }
 }
 
@@ -166,11 +189,14 @@ type Outcome = { kind: 'decided'; filed: boolean; receivedAt: Date } | { kind: '
 
 async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: MailProvider, context: Context, id: string): Promise<Outcome> {
   const { db } = deps
-  const [existing] = await db
-    .select({ id: decisions.id, state: decisions.state, appliedAt: decisions.appliedAt, senderAddress: decisions.senderAddress })
-    .from(decisions)
-    .where(and(eq(decisions.mailboxId, row.id), eq(decisions.providerMessageId, id)))
-    .limit(1)
+  // Most listed messages are new: only those decided before are looked at one by one.
+  const [existing] = context.decidedBefore.has(id)
+    ? await db
+        .select({ id: decisions.id, state: decisions.state, appliedAt: decisions.appliedAt, senderAddress: decisions.senderAddress })
+        .from(decisions)
+        .where(and(eq(decisions.mailboxId, row.id), eq(decisions.providerMessageId, id)))
+        .limit(1)
+    : []
   if (existing) {
     // Listed again after we filed it: either the same history read twice (the cursor had not moved), or
     // the person moved it back to the inbox themselves. Only the provider knows which.
@@ -208,6 +234,8 @@ async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: Mai
           reasons: decision.reasons.slice(0, 6),
           decidedBy,
           appliedAt: filed ? null : decidedAt,
+          // Recording the decision claims its move, so a concurrent sync's applyPending leaves it alone.
+          applyClaimedUntil: filed ? new Date(decidedAt.getTime() + APPLY_CLAIM_MS) : null,
         })
         .onConflictDoNothing()
         .returning({ id: decisions.id })
@@ -217,7 +245,7 @@ async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: Mai
         .insert(usageCounts)
         .values({ userId: row.userId, month: monthOf(decidedAt), emailsProcessed: 1 })
         .onConflictDoUpdate({ target: [usageCounts.userId, usageCounts.month], set: { emailsProcessed: sql`${usageCounts.emailsProcessed} + 1` } })
-      await tx.delete(messageFailures).where(and(eq(messageFailures.mailboxId, row.id), eq(messageFailures.providerMessageId, id)))
+      if (context.failedBefore.has(id)) await tx.delete(messageFailures).where(and(eq(messageFailures.mailboxId, row.id), eq(messageFailures.providerMessageId, id)))
       return saved
     })
     if (!inserted) return { kind: 'already' }
@@ -247,7 +275,12 @@ async function decide(deps: PipelineDeps, row: MailboxRow, provider: MailProvide
     return { decision, decidedBy: 'sender_rule' as DecidedBy }
   }
   const known = await priorCorrespondence(deps, row, provider, sender)
-  const decision = deps.classifier.classify(message, { ...context.classifier, knownAddresses: known.address ? [sender] : [], knownDomains: known.domain ? [orgDomainOf(domain)] : [] })
+  // The optional LLM is asked about the uncertain band only (docs/classifier.md); without one, the model decides.
+  const decision = await deps.classifier.classifyWithLlm(message, {
+    ...context.classifier,
+    knownAddresses: known.address ? [sender] : [],
+    knownDomains: known.domain ? [orgDomainOf(domain)] : [],
+  })
   return { decision, decidedBy: 'classifier' as DecidedBy }
 }
 
@@ -329,41 +362,74 @@ function describeFailure(error: unknown): string {
 /** The move a decision stands for: file (filed/flagged) or back to the inbox (restored). */
 type Move = 'file' | 'restore'
 
+const statesOf = (move: Move) => (move === 'file' ? (['filed', 'flagged'] as const) : (['restored'] as const))
+
 /**
- * Asks the provider to move the message and marks the decision applied. A failure leaves it pending
- * (applyPending finishes it on a later sync); the decision itself stands.
+ * Claims a pending decision's move for APPLY_CLAIM_MS: only one sync, worker or restore moves a message
+ * at a time, so the provider is never asked twice. False when it is applied or someone holds it.
+ */
+export async function claimMove(db: Database, decisionId: number): Promise<boolean> {
+  const now = new Date()
+  const claimed = await db
+    .update(decisions)
+    .set({ applyClaimedUntil: new Date(now.getTime() + APPLY_CLAIM_MS) })
+    .where(and(eq(decisions.id, decisionId), isNull(decisions.appliedAt), or(isNull(decisions.applyClaimedUntil), lt(decisions.applyClaimedUntil, now))))
+    .returning({ id: decisions.id })
+  return claimed.length > 0
+}
+
+/**
+ * Asks the provider to move the message and marks the decision applied; the caller holds the claim
+ * (claimMove, or the insert that recorded the decision). A failure leaves it pending (applyPending
+ * finishes it on a later sync); the decision itself stands. If the person changed the decision while
+ * the move was on its way, it stays pending, so the next sync makes the mailbox match their choice.
  */
 export async function applyMove(db: Database, provider: MailProvider, decisionId: number, messageId: string, move: Move, category: MailCategory): Promise<boolean> {
   try {
     if (move === 'file') await provider.fileAway(messageId, category)
     else await provider.restore(messageId, category)
-    await db.update(decisions).set({ appliedAt: new Date() }).where(eq(decisions.id, decisionId))
-    return true
   } catch (error) {
-    await db.update(decisions).set({ applyAttempts: sql`${decisions.applyAttempts} + 1` }).where(eq(decisions.id, decisionId))
+    await db.update(decisions).set({ applyAttempts: sql`${decisions.applyAttempts} + 1`, applyClaimedUntil: null }).where(eq(decisions.id, decisionId))
     if (error instanceof MailAuthRevokedError) throw error
     return false
   }
+  const applied = await db
+    .update(decisions)
+    .set({ appliedAt: new Date(), applyClaimedUntil: null })
+    .where(and(eq(decisions.id, decisionId), inArray(decisions.state, [...statesOf(move)])))
+    .returning({ id: decisions.id })
+  if (applied.length === 0) await db.update(decisions).set({ applyClaimedUntil: null }).where(eq(decisions.id, decisionId))
+  return true
 }
 
 async function applyPending(deps: PipelineDeps, row: MailboxRow, provider: MailProvider) {
+  const now = new Date()
   const pending = await deps.db
     .select({ id: decisions.id, messageId: decisions.providerMessageId, state: decisions.state, category: decisions.category })
     .from(decisions)
-    .where(and(eq(decisions.mailboxId, row.id), isNull(decisions.appliedAt), lt(decisions.applyAttempts, MAX_MESSAGE_ATTEMPTS * 3)))
+    .where(
+      and(
+        eq(decisions.mailboxId, row.id),
+        isNull(decisions.appliedAt),
+        lt(decisions.applyAttempts, MAX_MESSAGE_ATTEMPTS * 3),
+        or(isNull(decisions.applyClaimedUntil), lt(decisions.applyClaimedUntil, now)),
+      ),
+    )
     .limit(100)
   for (const p of pending) {
+    if (!(await claimMove(deps.db, p.id))) continue
     const move: Move = p.state === 'restored' ? 'restore' : 'file'
     // Look before moving: the process may have died after the provider moved it, before the record.
     let inInbox: boolean | null
     try {
       inInbox = await provider.isInInbox(p.messageId)
     } catch (error) {
+      await deps.db.update(decisions).set({ applyClaimedUntil: null }).where(eq(decisions.id, p.id))
       if (error instanceof MailAuthRevokedError) throw error
       continue
     }
     if (inInbox === null || inInbox === (move === 'restore')) {
-      await deps.db.update(decisions).set({ appliedAt: new Date() }).where(eq(decisions.id, p.id))
+      await deps.db.update(decisions).set({ appliedAt: new Date(), applyClaimedUntil: null }).where(eq(decisions.id, p.id))
       continue
     }
     await applyMove(deps.db, provider, p.id, p.messageId, move, p.category)

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { decisions, mailboxes, senderRules } from '#server/db/schema.ts'
 import type { MailboxService } from '#server/features/mailboxes/mailboxes.service.ts'
-import { applyMove } from '#server/pipeline/sync-mailbox.ts'
+import { applyMove, claimMove } from '#server/pipeline/sync-mailbox.ts'
 import type { DecisionItem, MailCategoryName } from '#shared/api/activity.ts'
 
 type DecisionRow = typeof decisions.$inferSelect
@@ -142,12 +142,16 @@ export function createActivityService({ db, mailboxes: mailboxService }: { db: D
         .where(eq(decisions.id, decision.id))
         .returning()
     })
-    const moved = await applyMove(db, mailboxService.adapterFor(mailbox), decision.id, decision.providerMessageId, kind === 'restore' ? 'restore' : 'file', category)
+    // A sync may be moving this message right now; then it stays pending and the next sync moves it.
+    const claimed = await claimMove(db, decision.id)
+    const moved = claimed && (await applyMove(db, mailboxService.adapterFor(mailbox), decision.id, decision.providerMessageId, kind === 'restore' ? 'restore' : 'file', category))
     const label = mailboxService.label(mailbox.provider)
     const remembered = sender && sender !== '(unknown)' ? ` Mail from ${sender} will ${kind === 'restore' ? 'stay in your inbox' : 'be filed away'} from now on.` : ''
     const message = moved
       ? `${kind === 'restore' ? 'Moved back to your inbox.' : 'Filed away as cold outreach.'}${remembered}`
-      : `Saved. ${label} did not answer, so the message will be moved within a few minutes.${remembered}`
+      : claimed
+        ? `Saved. ${label} did not answer, so the message will be moved within a few minutes.${remembered}`
+        : `Saved. The message will be moved within a few minutes.${remembered}`
     const [fresh] = moved ? await db.select().from(decisions).where(eq(decisions.id, decision.id)) : [updated!]
     return { decision: toDecisionItem(fresh ?? updated!), message }
   }

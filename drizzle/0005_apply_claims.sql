@@ -1,0 +1,1 @@
+ALTER TABLE "decisions" ADD COLUMN "apply_claimed_until" timestamp with time zone;
