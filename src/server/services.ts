@@ -1,4 +1,5 @@
-import { createClassifier } from '#classifier/classify.ts'
+import { createClassifier, type LlmJudge } from '#classifier/classify.ts'
+import { createOpenAiJudge } from '#classifier/llm/adapter.ts'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { createActivityService } from '#server/features/activity/activity.service.ts'
@@ -11,7 +12,7 @@ import type { TokenCipher } from '#server/lib/token-cipher.ts'
 import { runSync } from '#server/pipeline/run-sync.ts'
 import { syncMailbox } from '#server/pipeline/sync-mailbox.ts'
 import { createHealthService } from '#server/features/health/health.service.ts'
-import { createCircuitBreakers } from '#server/integrations/circuit-breaker.ts'
+import { createCircuitBreakers, type CircuitBreakers } from '#server/integrations/circuit-breaker.ts'
 import type { JobTasks } from '#server/jobs/boss.ts'
 
 export interface ServicesDeps {
@@ -27,8 +28,38 @@ export interface ServicesDeps {
   breaker?: { threshold?: number; coolDownMs?: number }
 }
 
-/** After a sync that decided mail, one more this much later (cleared when a sync finds nothing). */
-export const FOLLOW_UP_AFTER_MS = 3000
+/**
+ * The optional OpenAI-compatible judge for the uncertain band (LLM_BASE_URL, LLM_MODEL), behind the
+ * persisted `openai_classification` breaker: while it is open the local model decides alone.
+ */
+export function llmJudge(config: Config, breakers: CircuitBreakers, log: ServicesDeps['log']): LlmJudge | undefined {
+  const { baseUrl, apiKey, model } = config.llm
+  if (!baseUrl || !model) return undefined
+  const judge = createOpenAiJudge({
+    config: { baseURL: baseUrl, apiKey: apiKey ?? 'none', model },
+    // The persisted breaker below decides for every process; the judge's own in-memory one stays out of the way.
+    breaker: { failureThreshold: Number.MAX_SAFE_INTEGER },
+    onError: (error) => log.warn({ err: error }, 'the LLM failed; the local model decides'),
+  })
+  return {
+    async judge(message) {
+      if ((await breakers.state('openai_classification')).open) return null
+      // The judge answers null exactly when the call failed (timeout, 5xx, an answer of the wrong shape).
+      const verdict = await judge.judge(message)
+      if (verdict) await breakers.success('openai_classification')
+      else await breakers.failure('openai_classification')
+      return verdict
+    },
+  }
+}
+
+/**
+ * Gmail publishes at most one notification a second per mailbox and drops the rest (providers.md A3):
+ * mail that arrives within a second of a notification may never be announced. So every sync is
+ * followed by one more this much later (more than that second after the notification that started
+ * it), and a follow-up that found mail by another; the chain ends with a follow-up that finds nothing.
+ */
+export const FOLLOW_UP_AFTER_MS = 1500
 
 /**
  * The services both the HTTP app and the job workers use (STYLE.md 13: jobs call services, never
@@ -48,7 +79,7 @@ export function createServices(deps: ServicesDeps) {
   let classifier: ReturnType<typeof createClassifier> | undefined
   const sync = (mailboxId: number, reason: SyncReason) => {
     // The model loads on the first sync, not at start-up.
-    classifier ??= createClassifier({ model: classifierModel() })
+    classifier ??= createClassifier({ model: classifierModel(), llm: llmJudge(deps.config, breakers, log) })
     return syncMailbox({ db, classifier, adapterFor: mailboxes.adapterFor, log }, mailboxId, reason)
   }
   const pipeline = {
@@ -64,10 +95,8 @@ export function createServices(deps: ServicesDeps) {
     syncMailbox: async (mailboxId, reason) => {
       const outcome = await pipeline.run(mailboxId, reason)
       if (outcome.kind === 'deferred') return { kind: 'deferred', until: outcome.until }
-      // Gmail drops notifications beyond one a second per mailbox (providers.md A3): after a sync that
-      // found mail, look once more a moment later, so the tail of a burst does not wait for the sweep.
-      if (outcome.result.decided > 0) return { kind: 'deferred', until: new Date(Date.now() + FOLLOW_UP_AFTER_MS), reason: 'followup' }
-      return { kind: 'done' }
+      const quietFollowUp = (reason === 'followup' || reason === 'poll') && outcome.result.decided === 0
+      return quietFollowUp ? { kind: 'done' } : { kind: 'done', followUpAfterMs: FOLLOW_UP_AFTER_MS }
     },
     renewPush: () => health.renewDuePush(),
     sweep: () => health.sweep(),

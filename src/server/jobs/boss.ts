@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
 import { recordJobRun } from './job-runs.ts'
-import { MAILBOX_SYNC_QUEUE, mailboxJobs, runMailboxSyncJob, type SyncJobOutcome, type SyncReason } from './mailbox-sync.job.ts'
+import { MAILBOX_SYNC_QUEUE, mailboxJobs, runMailboxSyncJob, type Later, type SyncJobOutcome, type SyncReason } from './mailbox-sync.job.ts'
 
 export interface JobsLogger {
   info(obj: object, msg?: string): void
@@ -80,23 +80,20 @@ export interface StartJobsOptions {
 export async function startJobs({ handle, logger, tasks, work = true, pollingIntervalSeconds = 2 }: StartJobsOptions): Promise<Jobs> {
   const boss =
     handle.kind === 'pglite'
-      ? new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite', schedule: work, supervise: work })
-      : new PgBoss({ connectionString: handle.connectionString, max: 2, connectionTimeoutMillis: 10_000, schedule: work, supervise: work })
+      ? new PgBoss({ db: fromPglite(handle.pglite), backend: 'pglite', schedule: work, supervise: work, useListenNotify: work })
+      : new PgBoss({ connectionString: handle.connectionString, max: 2, connectionTimeoutMillis: 10_000, schedule: work, supervise: work, useListenNotify: work })
 
+  // A working process LISTENs, so a new sync job wakes it at once rather than at its next poll.
   boss.on('error', (error: Error) => logger.error({ err: error }, 'job queue error'))
   await boss.start()
 
   // A failed sync (throttling, a message to retry) is retried with backoff; decided mail is never redone.
   // A job whose worker died stops sending heartbeats: pg-boss's supervisor fails it after 30 s (checked
   // every minute) and it is retried by another worker; 15 minutes is the hard limit of one sync.
-  await boss.createQueue(MAILBOX_SYNC_QUEUE, {
-    policy: 'stately',
-    retryLimit: 5,
-    retryDelay: 5,
-    retryBackoff: true,
-    expireInSeconds: 15 * 60,
-    heartbeatSeconds: 30,
-  })
+  const syncQueue = { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 15 * 60, heartbeatSeconds: 30, notify: true }
+  await boss.createQueue(MAILBOX_SYNC_QUEUE, { policy: 'stately', ...syncQueue })
+  // Queues created by an earlier version keep their options; bring them up to date.
+  await boss.updateQueue(MAILBOX_SYNC_QUEUE, syncQueue)
   const scheduled: Array<[ScheduledJobName, () => Promise<Record<string, unknown>>]> = [
     [JOB_NAMES.sessionCleanup, async () => ({ ...(await cleanupExpiredSessions(handle.db)) })],
     [JOB_NAMES.pushRenewal, tasks.renewPush],
@@ -120,14 +117,35 @@ export async function startJobs({ handle, logger, tasks, work = true, pollingInt
   }
 
   const queue = mailboxJobs(async () => boss)
-  // Several mailboxes at once per process; one mailbox at a time (stately, keyed by mailbox).
-  await boss.work(MAILBOX_SYNC_QUEUE, { pollingIntervalSeconds, localConcurrency: 4 }, async (jobs) => {
-    for (const job of jobs) await runMailboxSyncJob(tasks.syncMailbox, queue, job.data)
+  const timers = new Set<NodeJS.Timeout>()
+  const later: Later = (delayMs, run) => {
+    const timer = setTimeout(() => {
+      timers.delete(timer)
+      run().catch((error: unknown) => logger.error({ err: error }, 'a follow-up sync could not be queued'))
+    }, delayMs)
+    timers.add(timer)
+  }
+  // Sixteen mailboxes at once per process (four workers taking up to four jobs each, so one NOTIFY
+  // wakes four fetches rather than sixteen); one mailbox at a time (stately, keyed by mailbox). Each job
+  // of a batch succeeds or fails on its own.
+  // NOTIFY wakes a worker when a job is sent, not when a deferred one becomes due: the poll stays as
+  // frequent as without NOTIFY rather than relaxing to pg-boss's 30 s default.
+  const syncWorker = { pollingIntervalSeconds, notifyPollingIntervalSeconds: pollingIntervalSeconds, localConcurrency: 4, batchSize: 4, perJobResults: true } as const
+  await boss.work(MAILBOX_SYNC_QUEUE, syncWorker, async (jobs) => {
+    const settled = await Promise.allSettled(jobs.map((job) => runMailboxSyncJob(tasks.syncMailbox, queue, job.data, later)))
+    return settled.map((result, i) =>
+      result.status === 'fulfilled'
+        ? { id: jobs[i]!.id, status: 'completed' as const }
+        : { id: jobs[i]!.id, status: 'failed' as const, output: { message: result.reason instanceof Error ? result.reason.message : String(result.reason) } },
+    )
   })
 
   return {
     boss,
     // graceful: let running jobs finish; the PGlite instance itself is closed by its owner.
-    stop: () => boss.stop({ graceful: true, timeout: 10_000, close: true }),
+    stop: async () => {
+      for (const timer of timers) clearTimeout(timer)
+      await boss.stop({ graceful: true, timeout: 10_000, close: true })
+    },
   }
 }

@@ -13,17 +13,26 @@ export type SyncReason = z.infer<typeof SyncReasonSchema>
 
 export const MailboxSyncPayloadSchema = z.object({ mailboxId: z.number().int().positive(), reason: SyncReasonSchema })
 
-/** What a sync can ask of the queue: to run again later (breaker open, the mailbox backing off, a follow-up). */
-export type SyncJobOutcome = { kind: 'done' } | { kind: 'deferred'; until: Date; reason?: SyncReason }
+/**
+ * What a sync can ask of the queue: to run again later because it may not run now (breaker open, the
+ * mailbox backing off), or to look once more shortly after it finished (a follow-up).
+ */
+export type SyncJobOutcome = { kind: 'done'; followUpAfterMs?: number } | { kind: 'deferred'; until: Date }
+
+/** Runs a callback after a delay in this process; the job runner cancels what is left when it stops. */
+export type Later = (delayMs: number, run: () => Promise<void>) => void
 
 /**
  * Safe to run twice (STYLE.md 13): the pipeline decides each message once, whatever runs it. A
- * deferred sync queues itself again for when it may run.
+ * deferred sync queues itself again for when it may run. A follow-up is a plain timer that then queues
+ * an ordinary sync: a delayed job in the queue would hold the mailbox's one queued place and make a
+ * push that arrives meanwhile wait for it. Lost with its process, a follow-up is made good by the sweep.
  */
-export async function runMailboxSyncJob(sync: (mailboxId: number, reason: SyncReason) => Promise<SyncJobOutcome>, jobs: MailboxJobs, payload: unknown) {
+export async function runMailboxSyncJob(sync: (mailboxId: number, reason: SyncReason) => Promise<SyncJobOutcome>, jobs: MailboxJobs, payload: unknown, later: Later) {
   const { mailboxId, reason } = MailboxSyncPayloadSchema.parse(payload)
   const outcome = await sync(mailboxId, reason)
-  if (outcome.kind === 'deferred') await jobs.enqueueSync(mailboxId, outcome.reason ?? reason, { startAfter: outcome.until })
+  if (outcome.kind === 'deferred') await jobs.enqueueSync(mailboxId, reason, { startAfter: outcome.until })
+  else if (outcome.followUpAfterMs !== undefined) later(outcome.followUpAfterMs, () => jobs.enqueueSync(mailboxId, 'followup'))
   return outcome
 }
 
