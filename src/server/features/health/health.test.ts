@@ -5,6 +5,7 @@ import { decisions, jobRuns, mailboxes, providerHealth } from '#server/db/schema
 import { JOB_NAMES } from '#server/jobs/boss.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
 import { connectMailbox, createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
+import { FOLLOW_UP_AFTER_MS } from '#server/services.ts'
 
 /**
  * Keeping the pipeline alive (issue 14): renewal with the fakes' clocks moved, lapsed push healed
@@ -49,13 +50,20 @@ describe.each(testDatabaseKinds())('keeping push alive on %s', (kind) => {
   const decidedIds = async (mailboxId: number) => (await ctx.db.select().from(decisions).where(eq(decisions.mailboxId, mailboxId))).map((d) => d.providerMessageId)
   const get = (url: string, sid: string) => ctx.app.inject({ method: 'GET', url, cookies: { sid } }).then((r) => r.json())
   /** No sync of this mailbox queued or running (so what happens next is the test's doing). */
+  /** No sync queued or running, and none about to be: a sync's follow-up is enqueued FOLLOW_UP_AFTER_MS after it. */
   async function syncsIdle(mailboxId: number) {
     const until = Date.now() + 15_000
-    for (;;) {
+    const busy = async () => {
       const result = await ctx.db.execute(
         sql`select count(*)::int as n from pgboss.job where name = 'mailbox-sync' and singleton_key = ${String(mailboxId)} and state in ('created', 'retry', 'active')`,
       )
-      if ((result as unknown as { rows: Array<{ n: number }> }).rows[0]!.n === 0) return
+      return (result as unknown as { rows: Array<{ n: number }> }).rows[0]!.n > 0
+    }
+    for (;;) {
+      if (!(await busy())) {
+        await new Promise((resolve) => setTimeout(resolve, FOLLOW_UP_AFTER_MS + 500))
+        if (!(await busy())) return
+      }
       if (Date.now() > until) throw new Error('syncs did not settle')
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -165,9 +173,12 @@ describe.each(testDatabaseKinds())('keeping push alive on %s', (kind) => {
   })
 
   it('one mailbox\'s 429 backs off that mailbox alone; one user\'s revoked grant trips nothing for anyone else', async () => {
+    // Without a push, so no job syncs this mailbox beside this call and takes the injected answers.
+    ctx.gmail!.setPushEndpoint(undefined)
     ctx.gmail!.deliver(users.other.email, mail(users.other.email))
     ctx.gmail!.injectFault({ endpoint: 'history.list', status: 429, headers: { 'Retry-After': '0' }, times: 5 })
     const throttled = await ctx.services.pipeline.run(users.other.mailboxId, 'poll')
+    ctx.gmail!.setPushEndpoint(`${ctx.config.appUrl}/_api/webhooks/gmail`)
     expect(throttled).toMatchObject({ kind: 'deferred', why: 'mailbox_backoff' })
     expect((await ctx.services.breakers.state('gmail')).open).toBe(false)
     const { id } = ctx.gmail!.deliver(users.gmail.email, mail(users.gmail.email))
