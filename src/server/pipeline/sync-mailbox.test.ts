@@ -291,6 +291,38 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
     expect(rule).toMatchObject({ action: 'file', source: 'flag' })
   })
 
+  it('corrections of several senders of one organisation apply to its other senders, with the correction as the reason', async () => {
+    const pitch = (from: string) =>
+      buildRawMessage({
+        from,
+        to: gmailUser.email,
+        subject: `Quick question about your pipeline ${++serial}`,
+        text: `Hi there,\n\nWe help founders book 20+ qualified sales meetings a month with done-for-you outbound lead generation.\n\nWould you be open to a quick 15-minute call next week?\n\nBest,\nSam\n${BODY_MARKER}${serial}`,
+      })
+    const post = (url: string, decisionId: number) =>
+      ctx.app.inject({ method: 'POST', url, headers: { 'x-requested-with': 'XMLHttpRequest' }, cookies: { sid: gmailUser.sid }, payload: { decisionId } })
+    const decisionOf = async (id: string) => (await decisionsOf(gmailUser.mailboxId)).find((d) => d.providerMessageId === id)!
+
+    const first = await deliverGmail([pitch('sam@partners-of-acme.example')])
+    await settle(gmailUser.mailboxId, first)
+    expect(await decisionOf(first[0]!)).toMatchObject({ state: 'filed' })
+    expect((await post('/_api/activity/restore', (await decisionOf(first[0]!)).id)).statusCode).toBe(200)
+    // One restored sender: only that address is trusted, its colleague's pitch is still filed.
+    const [again, colleague] = await deliverGmail([pitch('sam@partners-of-acme.example'), pitch('kim@partners-of-acme.example')])
+    await settle(gmailUser.mailboxId, [again!, colleague!])
+    expect(await decisionOf(again!)).toMatchObject({ state: 'kept', decidedBy: 'sender_rule', reasons: ['You restored mail from this sender, so it stays in your inbox'] })
+    expect(await decisionOf(colleague!)).toMatchObject({ state: 'filed', decidedBy: 'classifier' })
+    // A second restored sender there: the organisation's next sender stays in the inbox too.
+    expect((await post('/_api/activity/restore', (await decisionOf(colleague!)).id)).statusCode).toBe(200)
+    const [third] = await deliverGmail([pitch('lee@mail.partners-of-acme.example')])
+    await settle(gmailUser.mailboxId, [third!])
+    expect(await decisionOf(third!)).toMatchObject({
+      state: 'kept',
+      decidedBy: 'sender_rule',
+      reasons: ['You restored mail from 2 senders at partners-of-acme.example, so mail from there stays in your inbox'],
+    })
+  })
+
   it('moving a filed message back to the inbox in Gmail itself counts as a restore and trusts the sender', async () => {
     const [id] = await deliverGmail([coldPitch(gmailUser.email)])
     await settle(gmailUser.mailboxId, [id!])

@@ -45,6 +45,35 @@ export class SyncIncompleteError extends Error {
 }
 
 type DecidedBy = 'whitelist' | 'blacklist' | 'sender_rule' | 'classifier'
+type SenderRule = { action: 'trust' | 'file'; source: 'restore' | 'flag' | 'mail_app' }
+
+/** Corrections of this many different senders of one organisation apply to the whole organisation. */
+export const DOMAIN_RULE_MIN_SENDERS = 2
+
+/** Organisation-wide corrections: at least DOMAIN_RULE_MIN_SENDERS senders corrected one way, none the other. */
+function domainRulesOf(rules: Map<string, SenderRule>) {
+  const tally = new Map<string, { trust: number; file: number }>()
+  for (const [address, rule] of rules) {
+    const domain = domainOf(address)
+    if (!domain || PUBLIC_DOMAINS.has(domain)) continue
+    const org = orgDomainOf(domain)
+    const t = tally.get(org) ?? { trust: 0, file: 0 }
+    t[rule.action]++
+    tally.set(org, t)
+  }
+  const out = new Map<string, { action: SenderRule['action']; senders: number }>()
+  for (const [org, t] of tally) {
+    if (t.trust >= DOMAIN_RULE_MIN_SENDERS && t.file === 0) out.set(org, { action: 'trust', senders: t.trust })
+    else if (t.file >= DOMAIN_RULE_MIN_SENDERS && t.trust === 0) out.set(org, { action: 'file', senders: t.file })
+  }
+  return out
+}
+
+/** The reason shown for a decision the person's own correction made. */
+function correctionReason(rule: SenderRule): string {
+  if (rule.action === 'file') return 'You marked mail from this sender as cold'
+  return rule.source === 'mail_app' ? 'You moved mail from this sender back to your inbox, so it stays there' : 'You restored mail from this sender, so it stays in your inbox'
+}
 
 const monthOf = (date: Date) => date.toISOString().slice(0, 7)
 const senderOf = (address: string | undefined) => (address ?? '').trim().toLowerCase()
@@ -132,7 +161,10 @@ interface Context {
   classifier: Omit<ClassifierContext, 'knownAddresses' | 'knownDomains'>
   whitelist: string[]
   blacklist: string[]
-  rules: Map<string, 'trust' | 'file'>
+  /** The person's corrections per sender address (restore / "This is cold" / moved in the mail app). */
+  rules: Map<string, SenderRule>
+  /** Corrections that apply to a whole non-free-mail organisation: several of its senders, all one way. */
+  domainRules: Map<string, { action: SenderRule['action']; senders: number }>
   /** Of the listed messages, those decided before this sync started (one query for the batch). */
   decidedBefore: Set<string>
   /** Of the listed messages, those that failed before and have a failure row to clear on success. */
@@ -144,7 +176,7 @@ async function loadContext(db: Database, row: MailboxRow, settings: Awaited<Retu
   const slices = Array.from({ length: Math.ceil(ids.length / 1000) }, (_, i) => ids.slice(i * 1000, (i + 1) * 1000))
   const [lists, rules, decided, failed] = await Promise.all([
     db.select({ kind: domainListEntries.kind, domain: domainListEntries.domain }).from(domainListEntries).where(eq(domainListEntries.userId, row.userId)),
-    db.select({ address: senderRules.address, action: senderRules.action }).from(senderRules).where(eq(senderRules.userId, row.userId)),
+    db.select({ address: senderRules.address, action: senderRules.action, source: senderRules.source }).from(senderRules).where(eq(senderRules.userId, row.userId)),
     Promise.all(
       slices.map((slice) =>
         db.select({ id: decisions.providerMessageId }).from(decisions).where(and(eq(decisions.mailboxId, row.id), inArray(decisions.providerMessageId, slice))),
@@ -160,6 +192,7 @@ async function loadContext(db: Database, row: MailboxRow, settings: Awaited<Retu
     ),
   ])
   const whitelist = lists.filter((l) => l.kind === 'whitelist').map((l) => l.domain)
+  const ruleMap = new Map<string, SenderRule>(rules.map((r) => [r.address, { action: r.action, source: r.source }]))
   const blacklist = lists.filter((l) => l.kind === 'blacklist').map((l) => l.domain)
   const me = row.emailAddress.toLowerCase()
   const myDomain = orgDomainOf(domainOf(me))
@@ -179,7 +212,8 @@ async function loadContext(db: Database, row: MailboxRow, settings: Awaited<Retu
     },
     whitelist,
     blacklist,
-    rules: new Map(rules.map((r) => [r.address, r.action])),
+    rules: ruleMap,
+    domainRules: domainRulesOf(ruleMap),
     decidedBefore: new Set(decided.flat().map((d) => d.id)),
     failedBefore: new Set(failed.flat().map((f) => f.id)),
   }
@@ -265,13 +299,22 @@ async function decide(deps: PipelineDeps, row: MailboxRow, provider: MailProvide
   // Precedence, first match wins: whitelist, blacklist (both applied by the classifier's rules),
   // the person's own sender rules, then the classifier with prior correspondence.
   if (listed) return { decision: deps.classifier.classify(message, { ...context.classifier, knownAddresses: [], knownDomains: [] }), decidedBy: listed as DecidedBy }
-  const rule = context.rules.get(sender)
-  if (rule) {
+  // The person's corrections: for this address, else for its organisation once several of its senders were corrected alike.
+  const own = context.rules.get(sender)
+  const org = domain && !PUBLIC_DOMAINS.has(domain) ? orgDomainOf(domain) : ''
+  const orgRule = own ? undefined : context.domainRules.get(org)
+  if (own || orgRule) {
+    const action = own?.action ?? orgRule!.action
+    const reason = own
+      ? correctionReason(own)
+      : action === 'trust'
+        ? `You restored mail from ${orgRule!.senders} senders at ${org}, so mail from there stays in your inbox`
+        : `You marked mail from ${orgRule!.senders} senders at ${org} as cold`
     const base = deps.classifier.classify(message, { ...context.classifier, knownAddresses: [sender], knownDomains: [] })
     const decision: Decision =
-      rule === 'trust'
-        ? { ...base, category: base.category === 'unwanted' ? 'genuine' : base.category, action: 'keep', reasons: ['You brought mail from this sender back to your inbox before, so it stays there'] }
-        : { category: 'unwanted', confidence: 1, action: 'filter', source: 'rule', reasons: ['You marked mail from this sender as cold'] }
+      action === 'trust'
+        ? { ...base, category: base.category === 'unwanted' ? 'genuine' : base.category, action: 'keep', reasons: [reason] }
+        : { category: 'unwanted', confidence: 1, action: 'filter', source: 'rule', reasons: [reason] }
     return { decision, decidedBy: 'sender_rule' as DecidedBy }
   }
   const known = await priorCorrespondence(deps, row, provider, sender)
