@@ -70,11 +70,22 @@ describe('npm run classify (dry run)', () => {
   it('prints a summary table without --json', async () => {
     const r = await cli(mbox, '--threshold', '0.6', '--strictness', 'strict')
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/3 messages read, 1 skipped \(see above\), 1 sent by you\./)
+    // Without --me nothing is known to be the person's own mail, whatever its Gmail labels say.
+    expect(r.stdout).toMatch(/3 messages read, 1 skipped \(see above\)\./)
+    expect((await cli(mbox, '--me', 'me@home.example')).stdout).toMatch(/3 messages read, 1 skipped \(see above\), 1 sent by you\./)
     expect(r.stdout).toMatch(/category\s+messages\s+would be moved/)
     expect(r.stdout).toMatch(/Settings: strictness strict, threshold 0\.6/)
     expect(r.stderr).not.toContain('[#') // no progress bar when stderr is not a terminal
     expect(r.stdout).toMatch(/Gmail labels of the messages that would be moved:\n.*\n(Inbox\s+\d+|Leads, 2024\s+\d+)/)
+  })
+
+  it('exits non-zero when not one message could be classified (random bytes)', async () => {
+    const noise = join(dir, 'noise.bin')
+    writeFileSync(noise, Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) % 256)))
+    const r = await cli(noise)
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/error: No message in .*noise\.bin could be classified/)
+    expect((await cli(noise, '--json')).code).not.toBe(0)
   })
 
   it('exits non-zero with a clear message for an unreadable path', async () => {

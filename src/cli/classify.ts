@@ -216,7 +216,8 @@ async function main(): Promise<void> {
     }
     count++
     const labels = gmailLabels(m)
-    if (isSent(m) || labels.includes('Sent')) sent++
+    // Without --me nothing is known to be the person's own mail (a "Sent" label alone may be an alias's).
+    if (isSent(m)) sent++
     let d: Decision
     try {
       d = llm ? await classifier.classifyWithLlm(m, contextFor(m, contacts)) : classifier.classify(m, contextFor(m, contacts))
@@ -249,6 +250,8 @@ async function main(): Promise<void> {
   }
   draw(true)
   if (tty) process.stderr.write('\n')
+  const classified = [...perCategory.values()].reduce((s, c) => s + c.n, 0)
+  if (classified === 0) fail(`No message in ${input as string} could be classified${skipped ? ` (${skipped} skipped, see above)` : ''}.`)
   if (args.values.json) {
     if (skipped > 0) process.stderr.write(`${skipped} message(s) skipped\n`)
     return
