@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { analyse, classify, isAllowed, REQUEST_ODDS_DIVISOR, STRICTNESS_OFFSET } from './classify.ts'
+import { analyse, classify, isAllowed, LIST_CEILING, REQUEST_ODDS_DIVISOR, STRICTNESS_OFFSET } from './classify.ts'
+import { readablePhrase } from './explain.ts'
 import { sigmoid } from './model.ts'
 import { emptyContext } from './types.ts'
 import type { ClassifierContext } from './types.ts'
@@ -185,6 +186,57 @@ describe('classify: fixed adjustments', () => {
     expect(inbound.reasons[0]).toMatch(/^Asks you for a price, a quote or an order for your own product \(“send pricing”\) and pitches nothing/)
     const question = classify(msg({ body: 'Could you help? We are looking for a vendor.' }), ctx(), model)
     expect(question.reasons[0]).toMatch(/^Reads like a personal request: “could you”|^Reads like a personal request: “we are looking for”/)
+  })
+})
+
+describe('classify: list mail and missing senders (issue 15)', () => {
+  const appeal = { subject: 'Maya, I need your help before midnight', body: 'Guaranteed: chip in $5 before midnight and every dollar for our candidates is matched.' }
+  const pitchy = { subject: 'Your rankings', body: 'We offer guaranteed SEO rankings and backlinks for your site. Would you be open to a quick call next week?' }
+  const expectListMail = (m: ReturnType<typeof msg>, what: string) => {
+    expect(analyse(m, ctx(), model).pUnwanted, what).toBeLessThanOrEqual(LIST_CEILING)
+    const d = classify(m, ctx(), model)
+    expect(d.category, what).not.toBe('unwanted')
+    expect(d.category, `${what}: list mail is not a person writing`).not.toBe('genuine')
+    expect(d.action, what).toBe('keep')
+    // When the list rule overruled the model, it says so first; otherwise the list evidence is among the reasons.
+    if (analyse(m, ctx(), model).adjustments.length > 0) expect(d.reasons[0], what).toMatch(/^Sent to a list you joined \(it .+\): list mail is never treated as cold outreach$/)
+    else expect(d.reasons.join(' '), what).toMatch(/List-Unsubscribe|mailing-list|Precedence|feedback ID|e-mail service/)
+  }
+
+  it('never calls mail a list sent unwanted, whatever its wording: list headers, bulk precedence, confirmations', () => {
+    expect(classify(msg(pitchy), ctx(), model).category).toBe('unwanted')
+    const strong: Record<string, string>[] = [{ 'List-Id': '<news.campaign.example>' }, { Precedence: 'bulk' }]
+    for (const headers of strong) expectListMail(msg({ ...pitchy, headers }), JSON.stringify(headers))
+    expect(classify(msg({ ...pitchy, subject: 'Please confirm your subscription to The Weekly Loop' }), ctx(), model).category).not.toBe('unwanted')
+  })
+
+  it('counts an unsubscribe header, a feedback id or an e-mail service as list evidence unless the text pitches like outreach', () => {
+    expect(classify(msg(appeal), ctx(), model).category).toBe('unwanted')
+    const weak: Record<string, string>[] = [{ 'List-Unsubscribe': '<mailto:unsub@list.example>' }, { 'Feedback-ID': '1:campaign:mc:12345' }, { 'X-MC-User': 'abc123' }]
+    for (const headers of weak) {
+      expectListMail(msg({ ...appeal, headers }), JSON.stringify(headers))
+      // Sequencers add these too: a sales pitch outweighs them.
+      expect(classify(msg({ ...pitchy, headers }), ctx(), model).category, JSON.stringify(headers)).toBe('unwanted')
+    }
+  })
+
+  it('still files outreach that carries list headers when there is positive evidence: a sales tool', () => {
+    const tool = msg({ ...appeal, headers: { 'List-Id': '<growthco.example>', 'X-Mailer': 'lemlist' } })
+    expect(classify(tool, ctx(), model)).toMatchObject({ category: 'unwanted', action: 'filter' })
+  })
+
+  it('never moves a message without a sender, however it reads', () => {
+    const fragment = parseRawMessage('Subject: Your rankings\r\n\r\nWe offer guaranteed SEO rankings and backlinks for your site.\r\n')
+    const d = classify(fragment, ctx(), model)
+    expect(d.action).toBe('keep')
+    expect(d.reasons.at(-1)).toBe('It has no sender address, so it is never moved')
+  })
+
+  it('shows number placeholders of its phrases as words a person reads, never as internal tokens', () => {
+    expect(readablePhrase('#n2 minute call')).toBe('… minute call')
+    expect(readablePhrase('s:quick_question')).toBe('quick question')
+    const d = classify(msg({ body: 'Do you have a 15 minute call next week? We offer guaranteed SEO rankings.' }), ctx(), model)
+    expect(d.reasons.join(' ')).not.toMatch(/#n|#a\b|_/)
   })
 })
 

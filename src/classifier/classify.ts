@@ -7,7 +7,7 @@ import type { Signals } from './signals.ts'
 import { extractFeatures } from './features.ts'
 import { predict, sigmoid } from './model.ts'
 import type { Model, Prediction } from './model.ts'
-import { modelReasons, requestReason, signalReasons } from './explain.ts'
+import { bulkReason, modelReasons, requestReason, signalReasons } from './explain.ts'
 import type { NormalisedMessage } from './message.ts'
 import { WANTED_CATEGORIES } from './types.ts'
 import type { Category, ClassifierContext, ClassifierSettings, Decision, Strictness, WantedCategory } from './types.ts'
@@ -31,6 +31,9 @@ export const TRANSACTIONAL_CEILING = 0.4
 export const OUTREACH_TOOL_FLOOR = 0.75
 /** A recipient-directed request without a pitch divides the unwanted odds by this (see isRecipientRequest). */
 export const REQUEST_ODDS_DIVISOR = 4
+/** Upper bound on the unwanted probability of mail a list the person joined sent (see isListMail). */
+export const LIST_CEILING = 0.4
+const SENDERLESS_REASON = 'It has no sender address, so it is never moved'
 const INJECTION_REASON = 'The message contains instructions aimed at an automated classifier'
 
 export interface LlmVerdict {
@@ -93,6 +96,31 @@ export function isRecipientRequest(s: Signals): boolean {
   )
 }
 
+/**
+ * Sent by a list the person joined (issue 15: unwanted needs positive evidence): mailing-list or bulk
+ * headers, an e-mail service's fingerprints, a feedback id, or a subscription confirmation or welcome.
+ * Such mail is informational, promotional or transactional whatever its marketing or fundraising
+ * wording. What still counts as evidence of a personal solicitation, list headers or not: a
+ * sales-engagement tool, a follow-up of the sender's own earlier mail, a fake reply with a pitch, and
+ * text aimed at the classifier; and against the weaker signs only (unsubscribe header, feedback id,
+ * e-mail service), a phrase of the outreach lexicon.
+ */
+export function isListMail(s: Signals): boolean {
+  if (s.outreachTool || s.injection || s.selfThread || s.quotesOwnMail || s.fakeReplySuspicious) return false
+  // Only lists and bulk senders set these: mailing-list headers, bulk precedence, a subscription confirmation.
+  const list = s.listId || s.precedence === 'bulk' || s.precedence === 'list' || s.transactional === 'subscription'
+  // These are list evidence too, but sequencers and relays add them to cold mail as well (every bulk
+  // sender must offer one-click unsubscribe since 2024): a phrase of a sales pitch outweighs them.
+  const sentInBulk = s.listUnsubscribe || s.feedbackId || s.esp !== null
+  return list || (sentInBulk && !s.pitch && s.outreachPhrases.length === 0)
+}
+
+function listReason(s: Signals): string {
+  const how = bulkReason(s)
+  const what = how ? how.charAt(0).toLowerCase() + how.slice(1) : 'confirms a subscription'
+  return `Sent to a list you joined (it ${what}): list mail is never treated as cold outreach`
+}
+
 export function isAllowed(category: Category, settings: ClassifierSettings): boolean {
   switch (category) {
     case 'genuine':
@@ -126,6 +154,13 @@ function bestWanted(p: Prediction, s: Signals): { category: WantedCategory; p: n
   if (s.calendar) return { category: 'informational', p: Math.max(p.wanted[1] as number, CALENDAR_KIND_CONFIDENCE) }
   let best = 0
   for (let i = 1; i < WANTED_CATEGORIES.length; i++) if ((p.wanted[i] as number) > (p.wanted[best] as number)) best = i
+  // List mail is not "a person writing" either: the likeliest of the other wanted kinds.
+  if (best === 0 && isListMail(s)) {
+    let other = 1
+    for (let i = 2; i < WANTED_CATEGORIES.length; i++) if ((p.wanted[i] as number) > (p.wanted[other] as number)) other = i
+    const rest = Math.max(1e-9, 1 - (p.wanted[0] as number))
+    return { category: WANTED_CATEGORIES[other] as WantedCategory, p: Math.min(1, (p.wanted[other] as number) / rest) }
+  }
   // Automated account mail is not "a person writing": when the shield applies, genuine becomes transactional.
   if (best === 0 && isShieldedTransactional(s)) return { category: 'transactional', p: Math.max(p.wanted[3] as number, 1 - (p.wanted[0] as number)) }
   return { category: WANTED_CATEGORIES[best] as WantedCategory, p: p.wanted[best] as number }
@@ -162,6 +197,10 @@ export function analyse(message: NormalisedMessage, context: ClassifierContext, 
   if (isShieldedTransactional(signals)) {
     if (pUnwanted >= 0.5) adjustments.push('Automated account mail (receipts, codes, alerts) with no sales pitch is never treated as cold outreach')
     pUnwanted = Math.min(pUnwanted, TRANSACTIONAL_CEILING)
+  }
+  if (isListMail(signals)) {
+    if (pUnwanted >= 0.5) adjustments.push(listReason(signals))
+    pUnwanted = Math.min(pUnwanted, LIST_CEILING)
   }
   const wanted = bestWanted(prediction, signals)
   let ruleDecision: Decision | null = null
@@ -204,10 +243,16 @@ function decideFromModel(a: Analysis, settings: ClassifierSettings): Decision {
   return finish(wanted.category, confidence, reasons, 'model', settings)
 }
 
+/** A message without a sender (a fragment, a broken export) is never moved, whatever it looks like. */
+function neverMoveSenderless(message: NormalisedMessage, d: Decision): Decision {
+  if (d.action !== 'filter' || message.from?.address) return d
+  return { ...d, action: 'keep', reasons: [...d.reasons.slice(0, 5), SENDERLESS_REASON] }
+}
+
 /** Classifies with rules and the local model only: synchronous, no I/O. */
 export function classify(message: NormalisedMessage, context: ClassifierContext, model: Model): Decision {
   const a = analyse(message, context, model)
-  return a.ruleDecision ?? decideFromModel(a, context.settings)
+  return neverMoveSenderless(message, a.ruleDecision ?? decideFromModel(a, context.settings))
 }
 
 export function inLlmBand(a: Analysis): boolean {
@@ -224,6 +269,8 @@ export function mergeLlmVerdict(a: Analysis, verdict: LlmVerdict, settings: Clas
   const llmP = verdict.category === 'unwanted' ? conf : 1 - conf
   let p = 0.5 * a.pUnwanted + 0.5 * llmP
   p = Math.min(a.pUnwanted + LLM_MAX_SHIFT, Math.max(a.pUnwanted - LLM_MAX_SHIFT, p))
+  // The AI review does not overrule the list rule: list mail stays wanted mail.
+  if (isListMail(a.signals)) p = Math.min(p, LIST_CEILING)
   const reasons: string[] = []
   if (a.signals.injection) {
     p = Math.max(p, a.pUnwanted)
@@ -252,16 +299,16 @@ export function createClassifier(options: { model: Model; llm?: LlmJudge }): Cla
     classify: (message, context) => classify(message, context, model),
     async classifyWithLlm(message, context) {
       const a = analyse(message, context, model)
-      if (a.ruleDecision) return a.ruleDecision
-      if (!llm || !inLlmBand(a)) return decideFromModel(a, context.settings)
+      if (a.ruleDecision) return neverMoveSenderless(message, a.ruleDecision)
+      if (!llm || !inLlmBand(a)) return neverMoveSenderless(message, decideFromModel(a, context.settings))
       let verdict: LlmVerdict | null = null
       try {
         verdict = await llm.judge(message)
       } catch {
         verdict = null
       }
-      if (!verdict) return decideFromModel(a, context.settings)
-      return mergeLlmVerdict(a, verdict, context.settings)
+      if (!verdict) return neverMoveSenderless(message, decideFromModel(a, context.settings))
+      return neverMoveSenderless(message, mergeLlmVerdict(a, verdict, context.settings))
     },
   }
 }

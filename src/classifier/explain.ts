@@ -17,7 +17,7 @@ const REQUEST_TEXT: Record<string, string> = {
 /** The reason shown when a recipient-directed request (without a pitch) lowered the unwanted score. */
 export function requestReason(kind: string, phrases: string[]): string {
   const text = REQUEST_TEXT[kind] ?? 'Asks you for something of your own'
-  return `${text} (${phrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}) and pitches nothing`
+  return `${text} (${quotePhrases(phrases, 2)}) and pitches nothing`
 }
 
 /**
@@ -61,7 +61,18 @@ const TX_TEXT: Record<string, string> = {
   security: 'The subject looks like a security alert',
   statement: 'The subject looks like an account statement',
   payment: 'The subject looks like a payment notice',
+  subscription: 'The subject confirms a subscription or welcomes you to one you signed up for',
 }
+
+/**
+ * A lexicon phrase as a person reads it: numbers are matched as placeholders ("#n2" is any two-digit
+ * number), which are shown as "…" rather than as the internal token.
+ */
+export function readablePhrase(phrase: string): string {
+  return phrase.replace(/^s:/, '').replace(/_/g, ' ').replace(/#n\d+|#a/g, '…')
+}
+
+const quotePhrases = (phrases: string[], most: number) => phrases.slice(0, most).map((p) => `“${readablePhrase(p)}”`).join(', ')
 
 export function bulkReason(s: Signals): string | null {
   const parts: string[] = []
@@ -84,7 +95,7 @@ function joinAnd(items: string[]): string {
 }
 
 function quoteWords(names: string[]): string {
-  return names.map((n) => `“${n.replace(/^s:/, '').replace(/_/g, ' ')}”`).join(', ')
+  return quotePhrases(names, names.length)
 }
 
 function isWordFeature(name: string): boolean {
@@ -95,9 +106,9 @@ export function signalReasons(s: Signals, category: Category): string[] {
   const r: string[] = []
   if (s.outreachTool) r.push(`Sent with a sales-outreach tool (${s.outreachTool})`)
   if (s.fakeReplySuspicious) r.push('The subject starts with “Re:” but the message is not a reply to anything you sent')
-  if (s.outreachPhrases.length > 0 && category === 'unwanted') r.push(`Uses phrases typical of cold outreach: ${s.outreachPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
-  if (s.inboundPhrases.length > 0 && category === 'genuine' && s.requestPhrases.length === 0) r.push(`Reads like a personal request: ${s.inboundPhrases.slice(0, 3).map((p) => `“${p}”`).join(', ')}`)
-  if (s.consentPhrases.length > 0 && category !== 'unwanted' && category !== 'genuine') r.push(`Mentions your subscription or account: ${s.consentPhrases.slice(0, 2).map((p) => `“${p}”`).join(', ')}`)
+  if (s.outreachPhrases.length > 0 && category === 'unwanted') r.push(`Uses phrases typical of cold outreach: ${quotePhrases(s.outreachPhrases, 3)}`)
+  if (s.inboundPhrases.length > 0 && category === 'genuine' && s.requestPhrases.length === 0) r.push(`Reads like a personal request: ${quotePhrases(s.inboundPhrases, 3)}`)
+  if (s.consentPhrases.length > 0 && category !== 'unwanted' && category !== 'genuine') r.push(`Mentions your subscription or account: ${quotePhrases(s.consentPhrases, 2)}`)
   // Mailing-list headers argue for wanted mail; for an unwanted verdict only bulk sending is relevant.
   const bulk = category === 'unwanted' && (s.listId || s.precedence) ? null : bulkReason(s)
   if (bulk) r.push(bulk)

@@ -151,6 +151,7 @@ export type TransactionalKind =
   | 'security'
   | 'statement'
   | 'payment'
+  | 'subscription'
 
 const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(receipt|quittung|ricevuta|recibo|re[çc]u|kvitto|ontvangstbewijs|paragon|potwierdzenie zapłaty)\b/, 'receipt'],
@@ -163,6 +164,8 @@ const TRANSACTIONAL_SUBJECT: [RegExp, TransactionalKind][] = [
   [/\b(security alert|new sign-?in|new login|new device|unusual (sign-?in|activity)|sicherheitswarnung|sicherheitshinweis|neue anmeldung|neues gerät|avviso di sicurezza|nuovo accesso|alerta de seguridad|nuevo inicio de sesión|alerte de sécurité|nouvelle connexion|alerta de segurança|novo acesso|beveiligingsmelding|nieuwe inlog|nowe logowanie)\b/, 'security'],
   [/\b(statement|kontoauszug|estratto conto|extracto|rekeningafschrift|extrato|wyciąg)\b/, 'statement'],
   [/\b(payment (received|confirmation|confirmed|failed|due|successful)|refund|zahlungsbestätigung|pagamento ricevuto|subscription (renewed|renewal)|renewal notice|policy renewal|your policy|renovação|renovación|renouvellement|verlängerung|rinnovo|verlenging|förnyelse|apólice|póliza|polizza|versicherungsschein|betaling (ontvangen|mislukt|bevestigd)|paiement (reçu|confirmé|refusé|échoué)|pagamento (recebido|confirmado|recusado)|pago (recibido|confirmado|rechazado))\b/, 'payment'],
+  // Double opt-in and welcome mail: the person has just signed up for it.
+  [/\b(confirm (your )?(subscription|sign-?up|e-?mail( address)?)|verify your e-?mail|subscription confirm\w*|welcome to (the |our )?\S+ (newsletter|community|list|club)|thanks for (subscribing|signing up|joining)|thank you for (subscribing|signing up|joining)|anmeldung bestätigen|bestätigen sie ihre|bitte bestätigen|willkommen (bei|im|in der)|conferma (la tua |la sua )?iscrizione|benvenut[oa] (in|nella|nel)|confirma tu suscripción|confirmez votre (inscription|abonnement)|bienvenue (dans|chez))/, 'subscription'],
 ]
 /** Matches when one of TRANSACTIONAL_SUBJECT does: most subjects are ruled out with one test instead of ten. */
 const ANY_TRANSACTIONAL_SUBJECT = new RegExp(TRANSACTIONAL_SUBJECT.map(([re]) => re.source).join('|'))
