@@ -207,6 +207,45 @@ out(
   ),
 )
 
+// --- Fresh set (corpus/fresh, issue 15) -------------------------------------------------------
+// Written once by a protocol fixed before the round it judges (corpus/fresh/README.md); test only.
+// Kinds by file name: bulk- (opted-in list mail), stranger- (wanted mail from strangers), cold- (outreach).
+const fresh = loadCorpus('fresh')
+if (fresh.length > 0) {
+  out()
+  out('== Fresh set (corpus/fresh: list mail, wanted mail from strangers, cold outreach; test only) ==')
+  const kinds = { bulk: { n: 0, unwanted: 0, moved: 0 }, stranger: { n: 0, unwanted: 0, moved: 0 }, cold: { n: 0, unwanted: 0, moved: 0 } }
+  const mistakes: string[] = []
+  for (const c of fresh) {
+    const name = c.file.split('/').pop() as string
+    const kind = name.split('-')[0] as keyof typeof kinds
+    const k = kinds[kind]
+    if (!k) continue
+    const d = classify(c.message, c.context, model)
+    k.n++
+    if (d.category === 'unwanted') k.unwanted++
+    if (d.action === 'filter') k.moved++
+    if ((kind === 'cold') !== (d.action === 'filter')) mistakes.push(`${name}: ${d.category} ${d.confidence} ${d.action} — ${d.reasons.join(' | ')}`)
+  }
+  const share = (x: number, n: number) => `${x}/${n} (${pct(x / Math.max(1, n))})`
+  const calledUnwanted = kinds.bulk.unwanted + kinds.stranger.unwanted + kinds.cold.unwanted
+  const check = (ok: boolean) => (ok ? 'met' : 'MISSED')
+  out(
+    formatTable(
+      ['figure', 'value', 'target', ''],
+      [
+        ['list mail moved', share(kinds.bulk.moved, kinds.bulk.n), '≤ 1 %', check(kinds.bulk.moved <= 0.01 * kinds.bulk.n)],
+        ['list mail called unwanted', share(kinds.bulk.unwanted, kinds.bulk.n), '≤ 3 %', check(kinds.bulk.unwanted <= 0.03 * kinds.bulk.n)],
+        ['wanted mail from strangers moved', share(kinds.stranger.moved, kinds.stranger.n), '≤ 2 %', check(kinds.stranger.moved <= 0.02 * kinds.stranger.n)],
+        ['cold outreach moved (recall)', share(kinds.cold.moved, kinds.cold.n), '≥ 85 %', check(kinds.cold.moved >= 0.85 * kinds.cold.n)],
+        ['cold outreach called unwanted', share(kinds.cold.unwanted, kinds.cold.n), '', ''],
+        ['precision of "unwanted" over the set', `${kinds.cold.unwanted}/${calledUnwanted} (${f3(kinds.cold.unwanted / Math.max(1, calledUnwanted))})`, '', ''],
+      ],
+    ),
+  )
+  if (verbose) for (const m of mistakes) out(`  ${m}`)
+}
+
 // --- Cross-validation on corpus/train (--cv) ------------------------------------------------------
 // For choosing training settings without looking at corpus/heldout or the SpamAssassin test split:
 // 4 folds over the own corpus by mailbox, each model trained on all SpamAssassin train-split mail

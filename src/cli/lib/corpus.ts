@@ -117,7 +117,7 @@ function recipientsOf(m: NormalisedMessage): string[] {
 }
 
 /** Reads corpus/<split>/<category>/*.eml in a stable order. Unparseable files are reported and skipped. */
-export function loadCorpus(split: 'train' | 'heldout', root = corpusRoot()): CorpusMessage[] {
+export function loadCorpus(split: 'train' | 'heldout' | 'fresh', root = corpusRoot()): CorpusMessage[] {
   const personas = readPersonas(root, split)
   const contacts = readContacts(root, split)
   const byEmail = new Map(personas.map((p) => [p.email.toLowerCase(), p]))
