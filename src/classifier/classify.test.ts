@@ -232,6 +232,17 @@ describe('classify: list mail and missing senders (issue 15)', () => {
     expect(d.reasons.at(-1)).toBe('It has no sender address, so it is never moved')
   })
 
+  it('matches a phrase only within one sentence, not across its end', () => {
+    const phrases = (body: string) => {
+      const m = msg({ body })
+      const s = computeSignals(m, ctx())
+      extractFeatures(m, s)
+      return s.outreachPhrases
+    }
+    expect(phrases('Are you free next week?')).toContain('free next week')
+    expect(phrases('I was not free. Next week I travel; free again in May!')).not.toContain('free next week')
+  })
+
   it('shows number placeholders of its phrases as words a person reads, never as internal tokens', () => {
     expect(readablePhrase('#n2 minute call')).toBe('… minute call')
     expect(readablePhrase('s:quick_question')).toBe('quick question')

@@ -323,6 +323,10 @@ function scanWords(
   while (i < n && count < maxTokens) {
     let c = FOLD[codes[i] as number] as number
     while (c === 0) {
+      // A phrase is a construction within one sentence: ". ! ? ;" end every phrase in progress
+      // ("…a call. Next week we…" is not "call next week").
+      const raw = codes[i] as number
+      if (raw === 46 || raw === 33 || raw === 63 || raw === 59) open1 = open2 = open3 = false
       if (++i >= n) return
       c = FOLD[codes[i] as number] as number
     }
