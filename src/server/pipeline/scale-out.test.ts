@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRawMessage } from '#fakes/gmail/rfc822.ts'
 import { decisions, mailboxes, syncRuns, usageCounts } from '#server/db/schema.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
-import { connectMailbox, createTestApp, signIn, TEST_TOKEN_KEY, type TestApp } from '#server/test/harness.ts'
+import { childProcessEnv, connectMailbox, createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
 
 /**
  * Scale-out (issue 14 item 7): a web process that only enqueues, and two worker processes (ROLE=worker)
@@ -26,31 +26,7 @@ describe.runIf(kinds.length > 0)('two worker processes on one PostgreSQL', () =>
       await connectMailbox(ctx, sid, 'gmail', address)
       mailboxIds.push((await ctx.db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.userId, user.id)))[0]!.id)
     }
-    const c = ctx.config
-    const env = {
-      ROLE: 'worker',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      APP_URL: c.appUrl,
-      DATABASE_URL: (ctx.database.handle as { connectionString: string }).connectionString,
-      TOKEN_ENCRYPTION_KEY: TEST_TOKEN_KEY,
-      GOOGLE_CLIENT_ID: c.google.clientId,
-      GOOGLE_CLIENT_SECRET: c.google.clientSecret,
-      GOOGLE_AUTH_URL: c.google.authUrl,
-      GOOGLE_TOKEN_URL: c.google.tokenUrl,
-      GOOGLE_JWKS_URL: c.google.jwksUrl,
-      GOOGLE_ISSUER: c.google.issuers[0]!,
-      MICROSOFT_CLIENT_ID: c.microsoft.clientId,
-      MICROSOFT_CLIENT_SECRET: c.microsoft.clientSecret,
-      MICROSOFT_AUTH_URL: c.microsoft.authUrl,
-      MICROSOFT_TOKEN_URL: c.microsoft.tokenUrl,
-      MICROSOFT_JWKS_URL: c.microsoft.jwksUrl,
-      MICROSOFT_ISSUER_TEMPLATE: c.microsoft.issuerTemplate,
-      MICROSOFT_GRAPH_URL: c.microsoft.graphUrl,
-      GMAIL_API_URL: c.gmail.apiUrl,
-      GOOGLE_REVOKE_URL: c.gmail.revokeUrl,
-      GMAIL_PUBSUB_TOPIC: c.gmail.pubsubTopic!,
-    }
+    const env = { ...childProcessEnv(ctx), ROLE: 'worker', LOG_LEVEL: 'info' }
     const ready: Array<Promise<void>> = []
     for (let i = 0; i < 2; i++) {
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] })

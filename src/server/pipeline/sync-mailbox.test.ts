@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildRawMessage } from '#fakes/gmail/rfc822.ts'
 import { decisions, mailboxes, senderRules, usageCounts } from '#server/db/schema.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
-import { connectMailbox, createTestApp, signIn, TEST_TOKEN_KEY, type TestApp } from '#server/test/harness.ts'
+import { childProcessEnv, connectMailbox, createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
 import { MailProviderError } from '#server/integrations/mail/mail-provider.ts'
 import { MAX_MESSAGE_ATTEMPTS, SyncIncompleteError } from './sync-mailbox.ts'
 
@@ -326,12 +326,19 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
   it('moving a filed message back to the inbox in Gmail itself counts as a restore and trusts the sender', async () => {
     const [id] = await deliverGmail([coldPitch(gmailUser.email)])
     await settle(gmailUser.mailboxId, [id!])
+    const decisionOf = async () => (await decisionsOf(gmailUser.mailboxId)).find((d) => d.providerMessageId === id)!
+    // Filed in Gmail (not only decided) before the person drags it back.
+    for (let until = Date.now() + 10_000; !(await decisionOf()).appliedAt && Date.now() < until; ) await sync(gmailUser.mailboxId)
     const [row] = await ctx.db.select().from(mailboxes).where(eq(mailboxes.id, gmailUser.mailboxId))
     // The person drags it back in Gmail: the same API calls a mail client makes.
     await ctx.services.mailboxes.adapterFor(row!).restore(id!, 'unwanted')
     await ctx.gmail!.push.idle()
-    await sync(gmailUser.mailboxId)
-    const decision = (await decisionsOf(gmailUser.mailboxId)).find((d) => d.providerMessageId === id)!
+    // Whichever sync reads the change first (the push-started job or this one) records the restore.
+    for (let until = Date.now() + 10_000; (await decisionOf()).state !== 'restored' && Date.now() < until; ) {
+      await sync(gmailUser.mailboxId)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    const decision = await decisionOf()
     expect(decision.state).toBe('restored')
     const [rule] = await ctx.db.select().from(senderRules).where(and(eq(senderRules.userId, gmailUser.userId), eq(senderRules.address, decision.senderAddress)))
     expect(rule).toMatchObject({ action: 'trust', source: 'mail_app' })
@@ -344,29 +351,9 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
     const ids = await deliverGmail(raws)
     // Slow reads, so the kill lands mid-batch.
     ctx.gmail!.injectFault({ endpoint: 'messages.get', delayMs: 40, times: 10_000 })
-    const c = ctx.config
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      APP_URL: c.appUrl,
-      DATABASE_URL: (ctx.database.handle as { connectionString: string }).connectionString,
-      TOKEN_ENCRYPTION_KEY: TEST_TOKEN_KEY,
-      GOOGLE_CLIENT_ID: c.google.clientId,
-      GOOGLE_CLIENT_SECRET: c.google.clientSecret,
-      GOOGLE_AUTH_URL: c.google.authUrl,
-      GOOGLE_TOKEN_URL: c.google.tokenUrl,
-      GOOGLE_JWKS_URL: c.google.jwksUrl,
-      GOOGLE_ISSUER: c.google.issuers[0],
-      MICROSOFT_CLIENT_ID: c.microsoft.clientId,
-      MICROSOFT_CLIENT_SECRET: c.microsoft.clientSecret,
-      MICROSOFT_AUTH_URL: c.microsoft.authUrl,
-      MICROSOFT_TOKEN_URL: c.microsoft.tokenUrl,
-      MICROSOFT_JWKS_URL: c.microsoft.jwksUrl,
-      MICROSOFT_ISSUER_TEMPLATE: c.microsoft.issuerTemplate,
-      MICROSOFT_GRAPH_URL: c.microsoft.graphUrl,
-      GMAIL_API_URL: c.gmail.apiUrl,
-      GOOGLE_REVOKE_URL: c.gmail.revokeUrl,
-    }
+    // The worker only syncs: no push topic, so it never starts watches of its own.
+    const env: Record<string, string> = { ...childProcessEnv(ctx), LOG_LEVEL: 'silent' }
+    delete env.GMAIL_PUBSUB_TOPIC
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/test/sync-worker.ts', String(gmailUser.mailboxId)], { env, stdio: ['ignore', 'pipe', 'pipe'] })
     let stderr = ''
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))

@@ -180,10 +180,22 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     database,
     logs,
     async close() {
-      await app.close()
-      if (jobs) await (await jobs).stop()
-      await database.destroy()
-      await Promise.all([fakes.close(), gmail?.close(), graph?.close()])
+      // A slow shutdown is reported with the time each part took, so a hang names its culprit.
+      const t0 = Date.now()
+      const steps: string[] = []
+      const step = (name: string) => steps.push(`${name} ${Date.now() - t0} ms`)
+      const slow = setTimeout(() => process.stderr.write(`test app close is slow (${kind}): done so far: ${steps.join(', ') || 'nothing'}\n`), 10_000)
+      try {
+        await app.close()
+        step('app')
+        if (jobs) await (await jobs).stop()
+        step('jobs')
+        await database.destroy()
+        step('database')
+        await Promise.all([fakes.close(), gmail?.close(), graph?.close()])
+      } finally {
+        clearTimeout(slow)
+      }
     },
   }
 }
@@ -274,4 +286,35 @@ export async function connectMailbox(ctx: TestApp, sid: string, provider: 'gmail
   expect(callback.statusCode).toBe(200)
   expect(callback.body).toContain('OAUTH_TOKEN_SUCCESS')
   return callback
+}
+
+/**
+ * The environment for another app process on the same PostgreSQL database and the same fakes as
+ * `ctx` (a worker beside the test's app): its URLs, credentials and token key.
+ */
+export function childProcessEnv(ctx: TestApp): Record<string, string> {
+  const c = ctx.config
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    APP_URL: c.appUrl,
+    DATABASE_URL: (ctx.database.handle as { connectionString: string }).connectionString,
+    TOKEN_ENCRYPTION_KEY: TEST_TOKEN_KEY,
+    GOOGLE_CLIENT_ID: c.google.clientId ?? '',
+    GOOGLE_CLIENT_SECRET: c.google.clientSecret ?? '',
+    GOOGLE_AUTH_URL: c.google.authUrl,
+    GOOGLE_TOKEN_URL: c.google.tokenUrl,
+    GOOGLE_JWKS_URL: c.google.jwksUrl,
+    GOOGLE_ISSUER: c.google.issuers[0] ?? '',
+    MICROSOFT_CLIENT_ID: c.microsoft.clientId ?? '',
+    MICROSOFT_CLIENT_SECRET: c.microsoft.clientSecret ?? '',
+    MICROSOFT_AUTH_URL: c.microsoft.authUrl,
+    MICROSOFT_TOKEN_URL: c.microsoft.tokenUrl,
+    MICROSOFT_JWKS_URL: c.microsoft.jwksUrl,
+    MICROSOFT_ISSUER_TEMPLATE: c.microsoft.issuerTemplate,
+    MICROSOFT_GRAPH_URL: c.microsoft.graphUrl,
+    GMAIL_API_URL: c.gmail.apiUrl,
+    GOOGLE_REVOKE_URL: c.gmail.revokeUrl,
+  }
+  if (c.gmail.pubsubTopic) env.GMAIL_PUBSUB_TOPIC = c.gmail.pubsubTopic
+  return env
 }
