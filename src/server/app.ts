@@ -8,6 +8,7 @@ import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { registerAppInfoRoutes } from '#server/features/app-info/app-info.routes.ts'
 import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
+import { registerBillingRoutes } from '#server/features/billing/billing.routes.ts'
 import { createAuthService } from '#server/features/auth/auth.service.ts'
 import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
 import { registerDemoRoutes, type DemoMailboxes } from '#server/features/demo/demo.routes.ts'
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMailboxRoutes(app, { config, mailboxes, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes, log: app.log }) })
   registerSettingsRoutes(app, { db, mailboxes, pollRateLimit: deps.pollRateLimit })
+  registerBillingRoutes(app, { db })
   registerDomainListRoutes(app, { db })
   registerActivityRoutes(app, { activity })
   registerHealthRoutes(app, { health })
