@@ -136,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerMailboxRoutes(app, { config, mailboxes, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes, log: app.log }) })
   registerSettingsRoutes(app, { db, mailboxes, pollRateLimit: deps.pollRateLimit })
-  registerBillingRoutes(app, { db })
+  registerBillingRoutes(app, { billing: deps.services.billing })
   registerDomainListRoutes(app, { db })
   registerActivityRoutes(app, { activity })
   registerHealthRoutes(app, { health })

@@ -89,6 +89,12 @@ const EnvSchema = z.object({
   LLM_BASE_URL: optionalUrl,
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
+  /** Stripe (issue 16); empty means the local Stripe fake in demo mode. */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  STRIPE_STANDARD_PRICE_ID: optionalString,
+  /** Another Stripe API origin (tests and the local fake); default Stripe's own. */
+  STRIPE_API_URL: optionalUrl,
   DEMO_IDP_PORT: port(0),
   /** web: HTTP only; worker: jobs only; all: both in one process (the default, and the only one PGlite allows). */
   ROLE: z.preprocess((v) => (v === '' ? undefined : v), z.enum(['web', 'worker', 'all'], { error: 'must be web, worker or all' }).default('all')),
@@ -145,6 +151,8 @@ export interface Config {
     push: { audience: string; serviceAccount: string | undefined; jwksUrl: string; issuers: string[] }
   }
   llm: { baseUrl: string | undefined; apiKey: string | undefined; model: string | undefined }
+  /** Billing; `demo` when no secret key is set (the local Stripe fake is started and filled in). */
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined; standardPriceId: string | undefined; apiUrl: string | undefined; demo: boolean }
   demoIdpPort: number
   /** Production with demo sign-in, opted into with ALLOW_DEMO_SIGN_IN=true. */
   allowDemoSignIn: boolean
@@ -237,6 +245,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
 
   const demoProviders = [!e.GOOGLE_CLIENT_ID && 'Google', !e.MICROSOFT_CLIENT_ID && 'Microsoft'].filter(Boolean)
+  if (e.STRIPE_SECRET_KEY && (!e.STRIPE_WEBHOOK_SECRET || !e.STRIPE_STANDARD_PRICE_ID)) {
+    throw new ConfigError('Invalid configuration: STRIPE_SECRET_KEY needs STRIPE_WEBHOOK_SECRET and STRIPE_STANDARD_PRICE_ID (README "Billing")')
+  }
 
   // Separate web and worker processes share work through PostgreSQL; the embedded database, and demo
   // mode's in-process fakes, belong to one process.
@@ -300,6 +311,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     llm: { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL },
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET,
+      standardPriceId: e.STRIPE_STANDARD_PRICE_ID,
+      apiUrl: e.STRIPE_API_URL?.replace(/\/+$/, ''),
+      demo: !e.STRIPE_SECRET_KEY,
+    },
     demoIdpPort: e.DEMO_IDP_PORT,
     allowDemoSignIn: e.ALLOW_DEMO_SIGN_IN,
     role: e.ROLE,

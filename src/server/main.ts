@@ -7,6 +7,7 @@ import { withDemoProviders } from '#server/demo-providers.ts'
 import { startJobs } from '#server/jobs/boss.ts'
 import { createServices } from '#server/services.ts'
 import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
+import { billingJobs } from '#server/jobs/billing-sync.job.ts'
 import { loadTokenCipher } from '#server/lib/token-key.ts'
 import { prepareConnectedDemoMailboxes } from '#server/features/demo/demo-mailboxes.ts'
 import type { DemoMail } from '#fakes/demo-mail.ts'
@@ -95,7 +96,17 @@ async function main() {
       await migrateDatabase(handle)
       return handle
     }
-    const [, handle] = await Promise.all([startFakes(), openAndMigrate()])
+    // Billing without a Stripe key: the local Stripe, except in production (where test cards would
+    // give the paid plan away) unless demo sign-in was opted into too.
+    const startStripeFake = async () => {
+      if (!config.stripe.demo || (config.nodeEnv === 'production' && !config.allowDemoSignIn)) return
+      const { startStripeFake: start, STRIPE_FAKE_WEBHOOK_SECRET, STANDARD_MONTHLY_PRICE_ID } = await import('#fakes/stripe/server.ts')
+      const stripe = await start({ host: '127.0.0.1', webhookEndpoint: { url: `${config.appUrl}/_api/webhooks/stripe` } })
+      closers.push({ name: 'demo stripe', close: () => stripe.close() })
+      config = { ...config, stripe: { ...config.stripe, secretKey: stripe.apiKey, webhookSecret: STRIPE_FAKE_WEBHOOK_SECRET, standardPriceId: STANDARD_MONTHLY_PRICE_ID, apiUrl: stripe.url } }
+      logger.info({ stripe: stripe.url }, 'demo mode: billing uses the local Stripe (test card 4242 4242 4242 4242)')
+    }
+    const [, handle] = await Promise.all([startFakes().then(startStripeFake), openAndMigrate()])
     // The demo mailboxes live in memory: fill the ones connected before this start again.
     if (demoMail) await prepareConnectedDemoMailboxes(handle.db, demoMail)
 
@@ -112,6 +123,7 @@ async function main() {
       config,
       cipher: loadTokenCipher(config),
       jobs: mailboxJobs(() => boss),
+      billingJobs: billingJobs(() => boss),
       log: logger,
       demoMailboxes: demoMail,
     })

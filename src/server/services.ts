@@ -14,8 +14,12 @@ import { syncMailbox } from '#server/pipeline/sync-mailbox.ts'
 import { createHealthService } from '#server/features/health/health.service.ts'
 import { createCircuitBreakers, type CircuitBreakers } from '#server/integrations/circuit-breaker.ts'
 import type { JobTasks } from '#server/jobs/boss.ts'
+import type { BillingJobs } from '#server/jobs/billing-sync.job.ts'
+import { createBillingService, createStripeClient } from '#server/features/billing/billing.service.ts'
 
 export interface ServicesDeps {
+  /** Queues re-reads of Stripe customers (issue 16); without it, billing webhooks are refused. */
+  billingJobs?: BillingJobs
   db: Database
   config: Config
   cipher: TokenCipher
@@ -90,6 +94,12 @@ export function createServices(deps: ServicesDeps) {
   }
   const activity = createActivityService({ db, mailboxes })
   const health = createHealthService({ db, mailboxes, breakers, jobs: deps.jobs })
+  const billing = createBillingService({
+    db,
+    config: deps.config,
+    stripe: createStripeClient(deps.config.stripe),
+    enqueueCustomerSync: (customerId) => (deps.billingJobs ? deps.billingJobs.enqueueCustomerSync(customerId) : Promise.reject(new Error('no billing queue'))),
+  })
   /** What the job workers run (src/server/jobs/boss.ts). */
   const tasks: JobTasks = {
     syncMailbox: async (mailboxId, reason) => {
@@ -101,8 +111,9 @@ export function createServices(deps: ServicesDeps) {
     renewPush: () => health.renewDuePush(),
     sweep: () => health.sweep(),
     watchdog: async () => ({ ...(await health.watchdog()) }),
+    syncBillingCustomer: (customerId) => billing.syncCustomer(customerId),
   }
-  return { mailboxes, pipeline, activity, breakers, health, tasks }
+  return { mailboxes, pipeline, activity, breakers, health, billing, tasks }
 }
 
 export type Services = ReturnType<typeof createServices>

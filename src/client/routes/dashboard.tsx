@@ -6,6 +6,8 @@ import { PageMeta } from '#client/components/page-meta.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
+import { BillingUsageCard } from '#client/features/billing/components/billing-usage-card.tsx'
+import { BILLING_MESSAGES } from '#client/features/billing/messages.ts'
 import { ActivityChartCard } from '#client/features/activity/components/activity-chart-card.tsx'
 import { FilteredMailCard } from '#client/features/activity/components/filtered-mail-card.tsx'
 import { useRefreshActivity } from '#client/features/activity/hooks/use-refresh-activity.ts'
@@ -99,11 +101,14 @@ function SignedInCards() {
         <FilteringStatusCard />
       </CardBoundary>
       <CardBoundary title={SETTINGS_MESSAGES.filterSettingsTitle}>
-        <FilterSettingsCard className="md:row-span-4" />
+        <FilterSettingsCard className="md:row-span-5" />
       </CardBoundary>
       {/* Beside the Filtering card in the left column: is filtering alive, and is push working. */}
       <CardBoundary title={HEALTH_MESSAGES.cardTitle}>
         <SystemStatusCard />
+      </CardBoundary>
+      <CardBoundary title={BILLING_MESSAGES.cardTitle}>
+        <BillingUsageCard />
       </CardBoundary>
       <CardBoundary title={DOMAIN_LIST_MESSAGES.title.whitelist}>
         <DomainListCard kind="whitelist" />

@@ -212,7 +212,7 @@ describe('Checkout', () => {
       client_reference_id: 'user_7',
       metadata: { userId: 'user_7' },
       subscription: null,
-      amount_total: 500,
+      amount_total: 499,
       currency: 'usd',
     })
     expect(first.url).toBe(`${fake.url}/c/pay/${first.id}`)
@@ -224,7 +224,7 @@ describe('Checkout', () => {
 
     const expanded = await stripe.checkout.sessions.retrieve(first.id, { expand: ['customer', 'line_items'] })
     expect((expanded.customer as Stripe.Customer).email).toBe('idem@example.com')
-    expect(expanded.line_items?.data[0]).toMatchObject({ quantity: 1, price: { id: STANDARD_MONTHLY_PRICE_ID, unit_amount: 500 } })
+    expect(expanded.line_items?.data[0]).toMatchObject({ quantity: 1, price: { id: STANDARD_MONTHLY_PRICE_ID, unit_amount: 499 } })
   })
 
   it('serves an accessible hosted page with labelled inputs, a named button and a cancel link', async () => {
@@ -238,7 +238,7 @@ describe('Checkout', () => {
     }
     expect(html).toMatch(/<button type="submit" name="action" value="pay">Subscribe<\/button>/)
     expect(html).toContain('href="http://app.example/billing"')
-    expect(html).toContain('$5.00')
+    expect(html).toContain('$4.99')
   })
 
   it('paying with 4242 creates an active monthly subscription and a paid invoice, redirects to success_url and sends signed webhooks', async () => {
@@ -261,7 +261,7 @@ describe('Checkout', () => {
     const invoices = await stripe.invoices.list({ customer: customer.id, limit: 10 })
     expect(invoices.data).toHaveLength(1)
     const invoice = invoices.data[0]!
-    expect(invoice).toMatchObject({ object: 'invoice', status: 'paid', amount_paid: 500, amount_due: 500, currency: 'usd', billing_reason: 'subscription_create' })
+    expect(invoice).toMatchObject({ object: 'invoice', status: 'paid', amount_paid: 499, amount_due: 499, currency: 'usd', billing_reason: 'subscription_create' })
     expect(invoice.id).toMatch(/^in_/)
     expect(invoice.parent?.subscription_details?.subscription).toBe(sub.id)
     expect((await fetch(invoice.hosted_invoice_url!)).status).toBe(200)
@@ -490,7 +490,7 @@ describe('the clock', () => {
     expect((await stripe.subscriptions.retrieve(subscription.id)).status).toBe('past_due')
     const open = (await stripe.invoices.list({ customer: customer.id, status: 'open' })).data
     expect(open).toHaveLength(1)
-    expect(open[0]).toMatchObject({ attempt_count: 1, amount_paid: 0, amount_due: 500 })
+    expect(open[0]).toMatchObject({ attempt_count: 1, amount_paid: 0, amount_due: 499 })
     expect(open[0]!.next_payment_attempt).toBe(open[0]!.created + 3 * 86_400)
     const failed = await events()
     expect(failed.map((e) => e.type)).toEqual(expect.arrayContaining(['invoice.payment_failed', 'customer.subscription.updated']))

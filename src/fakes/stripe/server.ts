@@ -31,7 +31,7 @@ export const STANDARD_MONTHLY_PRICE_ID = 'price_inboxguard_standard_monthly'
 export const STRIPE_FAKE_API_VERSION = '2026-10-28.endive'
 
 export const DEFAULT_PRICES: PriceConfig[] = [
-  { id: STANDARD_MONTHLY_PRICE_ID, unitAmount: 500, currency: 'usd', interval: 'month', productName: 'Inbox Guard Standard', nickname: 'Standard monthly', lookupKey: 'standard_monthly' },
+  { id: STANDARD_MONTHLY_PRICE_ID, unitAmount: 499, currency: 'usd', interval: 'month', productName: 'Inbox Guard Standard', nickname: 'Standard monthly', lookupKey: 'standard_monthly' },
 ]
 
 export interface StripeFakeOptions {

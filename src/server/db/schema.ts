@@ -422,3 +422,47 @@ export const jobRuns = pgTable(
 
 export type UserRow = typeof users.$inferSelect
 export type MailboxRow = typeof mailboxes.$inferSelect
+
+/**
+ * A user's Stripe customer and current subscription, as last read from Stripe (issue 16). Billing
+ * records outlive the account (seven years): the user id is cleared, the row stays.
+ */
+export const billingAccounts = pgTable(
+  'billing_accounts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    planId: text('plan_id', { enum: ['free', 'standard'] }).notNull().default('free'),
+    /** Stripe's subscription status ('active', 'past_due', 'canceled', …), or 'none' before any. */
+    status: text('status').notNull().default('none'),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    currentPeriodEnd: ts('current_period_end'),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('billing_accounts_user_idx').on(t.userId), uniqueIndex('billing_accounts_customer_idx').on(t.stripeCustomerId)],
+)
+
+/** Stripe events already handled, by event id: a redelivered event has no second effect. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+})
+
+/** Invoices as Stripe reported them; kept seven years, the user id cleared when the account goes. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: text('id').primaryKey(),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    createdAt: ts('created_at').notNull(),
+    hostedUrl: text('hosted_url'),
+  },
+  (t) => [index('invoices_customer_idx').on(t.stripeCustomerId, t.createdAt)],
+)

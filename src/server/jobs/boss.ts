@@ -3,6 +3,7 @@ import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
 import { recordJobRun } from './job-runs.ts'
+import { BILLING_SYNC_QUEUE, BillingSyncPayloadSchema } from './billing-sync.job.ts'
 import { MAILBOX_SYNC_QUEUE, mailboxJobs, runMailboxSyncJob, type Later, type SyncJobOutcome, type SyncReason } from './mailbox-sync.job.ts'
 
 export interface JobsLogger {
@@ -50,6 +51,8 @@ export interface JobTasks {
   renewPush: () => Promise<Record<string, unknown>>
   sweep: () => Promise<Record<string, unknown>>
   watchdog: () => Promise<Record<string, unknown>>
+  /** Re-reads one Stripe customer's subscription and invoices (issue 16). */
+  syncBillingCustomer: (customerId: string) => Promise<unknown>
 }
 
 export interface Jobs {
@@ -103,6 +106,8 @@ export async function startJobs({ handle, logger, tasks, work = true, pollingInt
   for (const [name] of scheduled) {
     await boss.createQueue(name, { policy: 'singleton', retryLimit: 2 })
   }
+  // Stripe may be briefly unreachable: the re-read retries with backoff; one waiting per customer.
+  await boss.createQueue(BILLING_SYNC_QUEUE, { policy: 'stately', retryLimit: 8, retryDelay: 5, retryBackoff: true })
   if (!work) return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000, close: true }) }
 
   for (const [name, task] of scheduled) {
@@ -138,6 +143,10 @@ export async function startJobs({ handle, logger, tasks, work = true, pollingInt
         ? { id: jobs[i]!.id, status: 'completed' as const }
         : { id: jobs[i]!.id, status: 'failed' as const, output: { message: result.reason instanceof Error ? result.reason.message : String(result.reason) } },
     )
+  })
+
+  await boss.work(BILLING_SYNC_QUEUE, { pollingIntervalSeconds }, async (jobs) => {
+    for (const job of jobs) await tasks.syncBillingCustomer(BillingSyncPayloadSchema.parse(job.data).customerId)
   })
 
   return {

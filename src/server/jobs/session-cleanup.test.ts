@@ -91,7 +91,7 @@ describe.each(testDatabaseKinds())('session cleanup job on %s', (kind) => {
     const jobs = await startJobs({
       handle: database.handle,
       logger: silent,
-      tasks: { syncMailbox: unexpected, renewPush: unexpected, sweep: unexpected, watchdog: unexpected },
+      tasks: { syncMailbox: unexpected, renewPush: unexpected, sweep: unexpected, watchdog: unexpected, syncBillingCustomer: unexpected },
       pollingIntervalSeconds: 0.5,
     })
     try {

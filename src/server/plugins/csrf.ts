@@ -9,7 +9,7 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
  * receivers, which prove themselves (Pub/Sub OIDC token, Graph clientState). Prefix match, so
  * `/_api/webhooks/outlook/lifecycle` is included; the browser's own `/_api/webhooks/setup` is not.
  */
-export const CSRF_EXEMPT_PREFIXES: readonly string[] = ['/_api/webhooks/gmail', '/_api/webhooks/outlook']
+export const CSRF_EXEMPT_PREFIXES: readonly string[] = ['/_api/webhooks/gmail', '/_api/webhooks/outlook', '/_api/webhooks/stripe']
 
 /**
  * CSRF guard (docs/decisions/003-sessions-and-csrf.md). A state-changing /_api request must carry

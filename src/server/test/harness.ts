@@ -7,9 +7,11 @@ import { startDemoMail } from '#fakes/demo-mail.ts'
 import { startGmailFake, type GmailFake } from '#fakes/gmail/server.ts'
 import { startGraphMailFake, type GraphMailFake } from '#fakes/graph-mail/server.ts'
 import { startIdentityFakes, type IdentityFakes } from '#fakes/identity/server.ts'
+import { STANDARD_MONTHLY_PRICE_ID, startStripeFake, STRIPE_FAKE_WEBHOOK_SECRET, type StripeFake } from '#fakes/stripe/server.ts'
 import { startJobs, type Jobs } from '#server/jobs/boss.ts'
 import { createMailIntegration } from '#server/integrations/mail/mail-integration.ts'
 import { mailboxJobs } from '#server/jobs/mailbox-sync.job.ts'
+import { billingJobs } from '#server/jobs/billing-sync.job.ts'
 import { loadTokenCipher } from '#server/lib/token-key.ts'
 import { createServices, type Services } from '#server/services.ts'
 import { buildApp, type AppDeps } from '#server/app.ts'
@@ -38,6 +40,8 @@ export interface TestApp {
   /** With `mail: true`: the Gmail and Graph mail fakes the app's adapters talk to. */
   gmail?: GmailFake
   graph?: GraphMailFake
+  /** With `stripe: true`: the local Stripe billing talks to. */
+  stripe?: StripeFake
   /** The job queue on the test database, started on first use (real pg-boss). */
   boss(): Promise<PgBoss>
   /** The services the app and the job workers share (the pipeline among them). */
@@ -69,6 +73,8 @@ export interface TestAppOptions {
   workers?: boolean
   /** Circuit breaker settings for the pipeline. */
   breaker?: { threshold?: number; coolDownMs?: number }
+  /** Start the local Stripe, point billing at it, and serve the app on loopback so its webhooks arrive. */
+  stripe?: boolean
 }
 
 /** A free loopback port, for an APP_URL known before the app listens. */
@@ -84,8 +90,13 @@ async function freePort(): Promise<number> {
 export async function createTestApp(kind: TestDatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const fakes = await startIdentityFakes({ host: '127.0.0.1', port: 0, google: TEST_CLIENTS.google, microsoft: TEST_CLIENTS.microsoft })
   const database = await createTestDatabase(kind)
-  const port = options.mail ? await freePort() : 0
-  const appUrl = options.mail ? `http://127.0.0.1:${port}` : APP_URL
+  const listens = Boolean(options.mail || options.stripe)
+  const port = listens ? await freePort() : 0
+  const appUrl = listens ? `http://127.0.0.1:${port}` : APP_URL
+  const stripe = options.stripe ? await startStripeFake({ host: '127.0.0.1', webhookEndpoint: { url: `${appUrl}/_api/webhooks/stripe` }, webhooks: { retryDelaysMs: [50, 100, 200] } }) : undefined
+  const stripeEnv: Record<string, string> = stripe
+    ? { STRIPE_SECRET_KEY: stripe.apiKey, STRIPE_WEBHOOK_SECRET: STRIPE_FAKE_WEBHOOK_SECRET, STRIPE_STANDARD_PRICE_ID: STANDARD_MONTHLY_PRICE_ID, STRIPE_API_URL: stripe.url }
+    : {}
   const demoMail = options.mail && options.demo ? await startDemoMail({ identity: fakes, host: '127.0.0.1', gmailPushEndpoint: `${appUrl}/_api/webhooks/gmail` }) : undefined
   const gmail = demoMail?.gmail ?? (options.mail ? await startGmailFake({ identity: fakes, pushEndpoint: `${appUrl}/_api/webhooks/gmail` }) : undefined)
   const graph = demoMail?.graph ?? (options.mail ? await startGraphMailFake({ identity: fakes }) : undefined)
@@ -120,6 +131,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     MICROSOFT_ISSUER_TEMPLATE: fakes.microsoft.issuerTemplate,
     MICROSOFT_GRAPH_URL: fakes.microsoft.graphUrl,
     ...mailEnv,
+    ...stripeEnv,
     ...options.env,
   })
   const logs: string[] = []
@@ -138,6 +150,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     config,
     cipher: loadTokenCipher(config),
     jobs: mailboxJobs(() => boss()),
+    billingJobs: billingJobs(() => boss()),
     log: quiet,
     demoMailboxes: demoMail,
     // Fast backoff: fault tests make the adapters retry many times (Retry-After is still honoured).
@@ -160,7 +173,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     demoMailboxes: demoMail,
   })
   await app.ready()
-  if (options.mail) await app.listen({ host: '127.0.0.1', port })
+  if (listens) await app.listen({ host: '127.0.0.1', port })
   return {
     app,
     db: database.handle.db,
@@ -168,6 +181,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
     fakes,
     gmail,
     graph,
+    stripe,
     boss,
     services,
     advanceClock(ms) {
@@ -192,7 +206,7 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
         step('jobs')
         await database.destroy()
         step('database')
-        await Promise.all([fakes.close(), gmail?.close(), graph?.close()])
+        await Promise.all([fakes.close(), gmail?.close(), graph?.close(), stripe?.close()])
       } finally {
         clearTimeout(slow)
       }

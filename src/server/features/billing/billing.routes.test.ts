@@ -1,30 +1,54 @@
+import { eq } from 'drizzle-orm'
+import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { usageCounts } from '#server/db/schema.ts'
+import { STRIPE_FAKE_WEBHOOK_SECRET } from '#fakes/stripe/server.ts'
+import { stripeEvents, usageCounts } from '#server/db/schema.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
 import { createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
+import type { SubscriptionResponse } from '#shared/api/billing.ts'
 import { usageMonth } from './billing.service.ts'
 
-describe.each(testDatabaseKinds())('GET /_api/billing/subscription (SPEC 3, 7) on %s', (kind) => {
+const DAY = 24 * 3600_000
+
+describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issue 16) on %s', (kind) => {
   let ctx: TestApp
   let sid: string
   let userId: number
   let otherSid: string
+  let stripe: Stripe
   beforeAll(async () => {
-    ctx = await createTestApp(kind)
+    ctx = await createTestApp(kind, { stripe: true })
     ;({ sid, user: { id: userId } } = await signIn(ctx, 'google', { email: 'billing@example.com' }))
     ;({ sid: otherSid } = await signIn(ctx, 'google', { email: 'other.billing@example.com' }))
-  })
+    stripe = new Stripe(ctx.stripe!.apiKey, { ...ctx.stripe!.sdkOptions(), maxNetworkRetries: 0, telemetry: false })
+  }, 60_000)
   afterAll(async () => {
     await ctx?.close()
   })
 
   const get = (cookie?: string) => ctx.app.inject({ method: 'GET', url: '/_api/billing/subscription', cookies: cookie ? { sid: cookie } : {} })
+  const post = (url: string, payload: object, cookie?: string) =>
+    ctx.app.inject({ method: 'POST', url, headers: { 'x-requested-with': 'XMLHttpRequest' }, cookies: cookie ? { sid: cookie } : {}, payload })
+  const webhook = (body: string, signature: string) => ctx.app.inject({ method: 'POST', url: '/_api/webhooks/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload: body })
 
-  it('refuses a caller who is not signed in', async () => {
+  /** Polls the subscription call until it matches (webhooks and the re-read job run in the background). */
+  async function until(cookie: string, check: (s: SubscriptionResponse) => boolean, timeoutMs = 15_000): Promise<SubscriptionResponse> {
+    const end = Date.now() + timeoutMs
+    for (;;) {
+      const body = (await get(cookie)).json() as SubscriptionResponse
+      if (check(body)) return body
+      if (Date.now() > end) throw new Error(`subscription never matched: ${JSON.stringify(body)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+
+  it('refuses callers who are not signed in', async () => {
     expect((await get()).statusCode).toBe(401)
+    expect((await post('/_api/billing/create-checkout', { planId: 'standard' })).statusCode).toBe(401)
+    expect((await post('/_api/billing/portal', {})).statusCode).toBe(401)
   })
 
-  it('answers the free plan, not a 404, with this month’s usage against its limit of 10', async () => {
+  it('answers the free plan, not a 404, with this month’s usage against its limit of 10; no portal on the free plan', async () => {
     const fresh = await get(sid)
     expect(fresh.statusCode).toBe(200)
     expect(fresh.json()).toEqual({
@@ -32,7 +56,6 @@ describe.each(testDatabaseKinds())('GET /_api/billing/subscription (SPEC 3, 7) o
       usage: { emailsProcessed: 0, percentUsed: 0 },
       invoice: null,
     })
-    // What the pipeline counted: this month for this user; last month and other users do not count.
     const now = new Date()
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15))
     await ctx.db.insert(usageCounts).values([
@@ -41,5 +64,79 @@ describe.each(testDatabaseKinds())('GET /_api/billing/subscription (SPEC 3, 7) o
     ])
     expect((await get(sid)).json().usage).toEqual({ emailsProcessed: 7, percentUsed: 70 })
     expect((await get(otherSid)).json().usage).toEqual({ emailsProcessed: 0, percentUsed: 0 })
+    const portal = await post('/_api/billing/portal', {}, sid)
+    expect(portal.statusCode).toBe(400)
+    expect(portal.json().error).toBe('You are on the free plan: there is no billing to manage.')
+  })
+
+  it('refuses the team plan and an unknown plan with a clear message', async () => {
+    const team = await post('/_api/billing/create-checkout', { planId: 'team' }, sid)
+    expect(team.statusCode).toBe(400)
+    expect(team.json().error).toMatch(/Team plan is not available yet/)
+    expect((await post('/_api/billing/create-checkout', { planId: 'gold' }, sid)).statusCode).toBe(400)
+  })
+
+  it('upgrades through Checkout: one customer, the same session when retried, then Standard, unlimited, with the paid invoice', async () => {
+    const first = await post('/_api/billing/create-checkout', { planId: 'standard' }, sid)
+    expect(first.statusCode).toBe(200)
+    // The client retries a mutation once: the retry gets the same checkout, never a second one.
+    const retried = await post('/_api/billing/create-checkout', { planId: 'standard' }, sid)
+    expect(retried.json().url).toBe(first.json().url)
+    expect(ctx.stripe!.state().customers).toHaveLength(1)
+    const sessionId = /cs_test_[A-Za-z0-9]+/.exec(first.json().url as string)![0]
+
+    // Paying with the test card on the hosted page.
+    ctx.stripe!.completeCheckout(sessionId)
+    const paid = await until(sid, (s) => s.subscription.planId === 'standard' && s.invoice !== null)
+    expect(paid.subscription).toMatchObject({ planId: 'standard', planName: 'Standard', status: 'active', emailLimit: null, cancelAtPeriodEnd: false })
+    expect(new Date(paid.subscription.currentPeriodEnd!).getTime()).toBeGreaterThan(Date.now() + 20 * DAY)
+    expect(paid.usage).toEqual({ emailsProcessed: 7, percentUsed: 0 })
+    expect(paid.invoice).toMatchObject({ amountCents: 499, status: 'paid' })
+    // Another user is still on the free plan; a second checkout is refused.
+    expect((await get(otherSid)).json().subscription.planId).toBe('free')
+    expect((await post('/_api/billing/create-checkout', { planId: 'standard' }, sid)).statusCode).toBe(400)
+    const portal = await post('/_api/billing/portal', {}, sid)
+    expect(portal.statusCode).toBe(200)
+    expect(portal.json().url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//)
+  })
+
+  it('ends in Stripe’s state whatever order the events arrive in; a failed renewal shows Past Due', async () => {
+    const [subscription] = (await stripe.subscriptions.list({ status: 'active' })).data
+    ctx.stripe!.webhooks.hold()
+    await stripe.subscriptions.update(subscription!.id, { cancel_at_period_end: true })
+    await stripe.subscriptions.update(subscription!.id, { cancel_at_period_end: false })
+    await stripe.subscriptions.update(subscription!.id, { cancel_at_period_end: true })
+    ctx.stripe!.webhooks.release('reverse')
+    await ctx.stripe!.webhooks.idle()
+    const canceling = await until(sid, (s) => s.subscription.cancelAtPeriodEnd)
+    expect(canceling.subscription).toMatchObject({ planId: 'standard', status: 'active', cancelAtPeriodEnd: true })
+
+    await stripe.subscriptions.update(subscription!.id, { cancel_at_period_end: false })
+    ctx.stripe!.failNextRenewal()
+    ctx.stripe!.clock.advance(32 * DAY)
+    const pastDue = await until(sid, (s) => s.subscription.status === 'past_due')
+    expect(pastDue.subscription).toMatchObject({ planId: 'standard', status: 'past_due', emailLimit: null })
+  })
+
+  it('checks the signature on the raw body: a wrong secret, a stale timestamp or an altered body → 400 and nothing recorded; a redelivery has no second effect', async () => {
+    const payload = JSON.stringify({ id: 'evt_test_signature_1', object: 'event', type: 'customer.updated', data: { object: { id: 'cus_unknown1', object: 'customer' } } })
+    const before = await ctx.db.select().from(stripeEvents)
+    const wrongSecret = stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_ours' })
+    const stale = stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_FAKE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 })
+    const good = stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_FAKE_WEBHOOK_SECRET })
+    for (const [body, signature] of [
+      [payload, wrongSecret],
+      [payload, stale],
+      [payload.replace('customer.updated', 'customer.deleted'), good],
+      [payload, ''],
+    ] as const) {
+      const res = await webhook(body, signature)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().error).toBe('The Stripe signature does not match this request.')
+    }
+    expect(await ctx.db.select().from(stripeEvents)).toHaveLength(before.length)
+    expect((await webhook(payload, good)).json()).toEqual({ received: true, duplicate: false })
+    expect((await webhook(payload, good)).json()).toEqual({ received: true, duplicate: true })
+    expect(await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, 'evt_test_signature_1'))).toHaveLength(1)
   })
 })
