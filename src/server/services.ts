@@ -84,7 +84,7 @@ export function createServices(deps: ServicesDeps) {
   const sync = (mailboxId: number, reason: SyncReason) => {
     // The model loads on the first sync, not at start-up.
     classifier ??= createClassifier({ model: classifierModel(), llm: llmJudge(deps.config, breakers, log) })
-    return syncMailbox({ db, classifier, adapterFor: mailboxes.adapterFor, log }, mailboxId, reason)
+    return syncMailbox({ db, classifier, adapterFor: mailboxes.adapterFor, log, monthlyLimits: deps.config.stripe.secretKey !== undefined }, mailboxId, reason)
   }
   const pipeline = {
     /** One sync, bare (tests drive it directly). */

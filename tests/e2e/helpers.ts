@@ -23,3 +23,22 @@ export async function signIn(page: Page, email: string, name?: string) {
   await signInThroughPopup(page, 'Continue with Google', email, name)
   await expect(page).toHaveURL('/dashboard')
 }
+
+/**
+ * Upgrades the signed-in user to Standard through the local Stripe's hosted checkout, paying with a
+ * card number; lands back on the dashboard. Returns after the Billing & Usage card shows Standard.
+ */
+export async function upgradeWithTestCard(page: Page, card = '4242 4242 4242 4242') {
+  await page.goto('/pricing')
+  await page.getByRole('button', { name: 'Upgrade' }).click()
+  await page.waitForURL(/\/c\/pay\/cs_test_/)
+  await page.getByLabel('Card number').fill(card)
+  await page.getByRole('button', { name: 'Subscribe' }).click()
+  await page.waitForURL(/\/dashboard/)
+  const billing = page.getByRole('region', { name: 'Billing & Usage' })
+  // The subscription arrives by webhook and a background re-read: reload until the card shows it.
+  await expect(async () => {
+    await page.reload()
+    await expect(billing.getByText(/e-mails this month \(unlimited\)/)).toBeVisible({ timeout: 2_000 })
+  }).toPass({ timeout: 20_000, intervals: [500, 1_000, 2_000] })
+}

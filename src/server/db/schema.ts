@@ -307,6 +307,8 @@ export const usageCounts = pgTable(
     /** `2026-11` */
     month: text('month').notNull(),
     emailsProcessed: integer('emails_processed').notNull().default(0),
+    /** New messages left untouched because the plan's monthly limit was reached (issue 16). */
+    emailsLeftAlone: integer('emails_left_alone').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.month] })],
 )
@@ -439,6 +441,8 @@ export const billingAccounts = pgTable(
     status: text('status').notNull().default('none'),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
     currentPeriodEnd: ts('current_period_end'),
+    /** When the subscription became past_due: filtering continues for PAST_DUE_GRACE_MS from then. */
+    pastDueSince: ts('past_due_since'),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [uniqueIndex('billing_accounts_user_idx').on(t.userId), uniqueIndex('billing_accounts_customer_idx').on(t.stripeCustomerId)],

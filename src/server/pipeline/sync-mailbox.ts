@@ -6,6 +6,8 @@ import type { ClassifierContext, Decision } from '#classifier/types.ts'
 import type { Database } from '#server/db/client.ts'
 import { correspondenceCache, decisions, domainListEntries, mailboxes, messageFailures, senderRules, usageCounts, type MailboxRow } from '#server/db/schema.ts'
 import { readSettings } from '#server/features/settings/settings.service.ts'
+import { countLeftAlone, monthlyAllowance } from '#server/features/billing/billing.service.ts'
+import { PLANS } from '#shared/plans.ts'
 import { MailAuthRevokedError, MailProviderError, type MailCategory, type MailProvider } from '#server/integrations/mail/mail-provider.ts'
 import type { SyncReason } from '#server/jobs/mailbox-sync.job.ts'
 
@@ -26,6 +28,8 @@ export interface PipelineDeps {
   adapterFor(row: MailboxRow): MailProvider
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void }
   now?: () => Date
+  /** Plans' monthly limits apply (billing is configured); without billing nothing is limited. */
+  monthlyLimits?: boolean
 }
 
 export interface SyncResult {
@@ -128,9 +132,24 @@ export async function syncMailbox(deps: PipelineDeps, mailboxId: number, reason:
     }
 
     const context = await loadContext(db, row, settings, ids)
+    // The free plan's monthly limit (issue 16): past it, new mail is left untouched, not half-processed,
+    // and not processed later (the cursor moves on); the person sees how many and why.
+    let allowance = deps.monthlyLimits ? await monthlyAllowance(db, row.userId, now()) : Number.POSITIVE_INFINITY
+    // The exact check happens where usage is counted, in the decision's transaction (limitedTo).
+    context.limitedTo = Number.isFinite(allowance) ? FREE_MONTHLY_LIMIT : null
+    let leftAlone = 0
     let newest = row.lastProcessedAt
     for (const id of ids) {
+      if (allowance <= 0 && !context.decidedBefore.has(id)) {
+        leftAlone++
+        continue
+      }
       const outcome = await processMessage(deps, row, provider, context, id)
+      if (outcome.kind === 'decided') allowance--
+      if (outcome.kind === 'over_limit') {
+        allowance = 0
+        leftAlone++
+      }
       if (outcome.kind === 'decided') {
         result.decided++
         if (outcome.filed) result.filed++
@@ -144,6 +163,8 @@ export async function syncMailbox(deps: PipelineDeps, mailboxId: number, reason:
       await db.update(mailboxes).set({ lastProcessedAt: newest, lastSyncAt: now() }).where(eq(mailboxes.id, mailboxId))
       throw new SyncIncompleteError(`${result.retrying} message(s) failed and will be retried`)
     }
+    await countLeftAlone(db, row.userId, leftAlone, now())
+    if (leftAlone > 0) log.info({ mailboxId, leftAlone }, 'monthly limit reached: new mail left untouched')
     await db.update(mailboxes).set({ syncCursor: nextCursor, lastProcessedAt: newest, lastSyncAt: now() }).where(eq(mailboxes.id, mailboxId))
     if (result.decided > 0 || result.skipped > 0 || result.recovered) log.info({ ...result }, 'mailbox synced')
     return result
@@ -169,7 +190,15 @@ interface Context {
   decidedBefore: Set<string>
   /** Of the listed messages, those that failed before and have a failure row to clear on success. */
   failedBefore: Set<string>
+  /** The month's limit of decided messages when one applies (the free plan), else null. */
+  limitedTo?: number | null
 }
+
+/** The free plan's monthly limit (SPEC 9 "Plans"). */
+const FREE_MONTHLY_LIMIT = PLANS.find((p) => p.id === 'free')!.emailLimit ?? 0
+
+/** Thrown inside the decision's transaction when counting it would pass the month's limit: nothing is kept. */
+class OverLimit extends Error {}
 
 async function loadContext(db: Database, row: MailboxRow, settings: Awaited<ReturnType<typeof readSettings>>, ids: string[]): Promise<Context> {
   // In slices, so a long catch-up stays within the database's limit on query parameters.
@@ -219,7 +248,7 @@ async function loadContext(db: Database, row: MailboxRow, settings: Awaited<Retu
   }
 }
 
-type Outcome = { kind: 'decided'; filed: boolean; receivedAt: Date } | { kind: 'already' } | { kind: 'gone' } | { kind: 'skipped' } | { kind: 'retry' }
+type Outcome = { kind: 'decided'; filed: boolean; receivedAt: Date } | { kind: 'already' } | { kind: 'gone' } | { kind: 'skipped' } | { kind: 'retry' } | { kind: 'over_limit' }
 
 async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: MailProvider, context: Context, id: string): Promise<Outcome> {
   const { db } = deps
@@ -275,10 +304,13 @@ async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: Mai
         .returning({ id: decisions.id })
       // Another worker decided it meanwhile: neither counted nor acted on twice.
       if (!saved) return null
-      await tx
+      const [counted] = await tx
         .insert(usageCounts)
         .values({ userId: row.userId, month: monthOf(decidedAt), emailsProcessed: 1 })
         .onConflictDoUpdate({ target: [usageCounts.userId, usageCounts.month], set: { emailsProcessed: sql`${usageCounts.emailsProcessed} + 1` } })
+        .returning({ n: usageCounts.emailsProcessed })
+      // The count row is locked until commit, so concurrent syncs cannot both take the last place.
+      if (context.limitedTo != null && counted!.n > context.limitedTo) throw new OverLimit()
       if (context.failedBefore.has(id)) await tx.delete(messageFailures).where(and(eq(messageFailures.mailboxId, row.id), eq(messageFailures.providerMessageId, id)))
       return saved
     })
@@ -286,6 +318,7 @@ async function processMessage(deps: PipelineDeps, row: MailboxRow, provider: Mai
     if (filed) await applyMove(db, provider, inserted.id, id, 'file', decision.category)
     return { kind: 'decided', filed, receivedAt: fetched.receivedAt }
   } catch (error) {
+    if (error instanceof OverLimit) return { kind: 'over_limit' }
     if (error instanceof MailAuthRevokedError) throw error
     // Throttling or an outage concerns the whole mailbox, not this message: stop and retry the sync later.
     if (error instanceof MailProviderError && (error.status === 429 || error.status === 503 || error.status === 0)) throw error

@@ -27,7 +27,12 @@ export const subscriptionContract = defineContract({
   responses: {
     200: z.object({
       subscription: SubscriptionSchema,
-      usage: z.object({ emailsProcessed: z.number().int(), percentUsed: z.number() }),
+      usage: z.object({
+        emailsProcessed: z.number().int(),
+        percentUsed: z.number(),
+        /** New messages left untouched this month because the monthly limit was reached. */
+        emailsLeftAlone: z.number().int(),
+      }),
       invoice: InvoiceSchema.nullable(),
     }),
     ...errorResponses(401),

@@ -11,6 +11,8 @@ export const BILLING_MESSAGES = {
   cancels: (date: string) => `Cancels on ${date}`,
   usageOf: (used: number, limit: number) => `${used} of ${limit} e-mails this month`,
   usageUnlimited: (used: number) => `${used} e-mails this month (unlimited)`,
+  limitReached: (limit: number, leftAlone: number) =>
+    `This month's ${limit} e-mails are used: ${leftAlone} new ${leftAlone === 1 ? 'message was' : 'messages were'} left in your inbox untouched. Filtering resumes next month, or as soon as you upgrade.`,
 } as const
 
 /** SPEC 4: active and trialing show Active; past_due Past Due; canceled Canceled; others raw. */

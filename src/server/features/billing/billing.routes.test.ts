@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildRawMessage } from '#fakes/gmail/rfc822.ts'
 import { STRIPE_FAKE_WEBHOOK_SECRET } from '#fakes/stripe/server.ts'
-import { stripeEvents, usageCounts } from '#server/db/schema.ts'
+import { decisions, mailboxes, stripeEvents, usageCounts } from '#server/db/schema.ts'
 import { testDatabaseKinds } from '#server/test/databases.ts'
-import { createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
+import { connectMailbox, createTestApp, signIn, type TestApp } from '#server/test/harness.ts'
 import type { SubscriptionResponse } from '#shared/api/billing.ts'
-import { usageMonth } from './billing.service.ts'
+import { monthlyAllowance, usageMonth } from './billing.service.ts'
 
 const DAY = 24 * 3600_000
 
@@ -17,7 +18,7 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
   let otherSid: string
   let stripe: Stripe
   beforeAll(async () => {
-    ctx = await createTestApp(kind, { stripe: true })
+    ctx = await createTestApp(kind, { stripe: true, mail: true })
     ;({ sid, user: { id: userId } } = await signIn(ctx, 'google', { email: 'billing@example.com' }))
     ;({ sid: otherSid } = await signIn(ctx, 'google', { email: 'other.billing@example.com' }))
     stripe = new Stripe(ctx.stripe!.apiKey, { ...ctx.stripe!.sdkOptions(), maxNetworkRetries: 0, telemetry: false })
@@ -53,7 +54,7 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
     expect(fresh.statusCode).toBe(200)
     expect(fresh.json()).toEqual({
       subscription: { planId: 'free', planName: 'Free', status: 'active', emailLimit: 10, cancelAtPeriodEnd: false, currentPeriodEnd: null },
-      usage: { emailsProcessed: 0, percentUsed: 0 },
+      usage: { emailsProcessed: 0, percentUsed: 0, emailsLeftAlone: 0 },
       invoice: null,
     })
     const now = new Date()
@@ -62,8 +63,8 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
       { userId, month: usageMonth(now), emailsProcessed: 7 },
       { userId, month: usageMonth(lastMonth), emailsProcessed: 40 },
     ])
-    expect((await get(sid)).json().usage).toEqual({ emailsProcessed: 7, percentUsed: 70 })
-    expect((await get(otherSid)).json().usage).toEqual({ emailsProcessed: 0, percentUsed: 0 })
+    expect((await get(sid)).json().usage).toEqual({ emailsProcessed: 7, percentUsed: 70, emailsLeftAlone: 0 })
+    expect((await get(otherSid)).json().usage).toEqual({ emailsProcessed: 0, percentUsed: 0, emailsLeftAlone: 0 })
     const portal = await post('/_api/billing/portal', {}, sid)
     expect(portal.statusCode).toBe(400)
     expect(portal.json().error).toBe('You are on the free plan: there is no billing to manage.')
@@ -90,7 +91,7 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
     const paid = await until(sid, (s) => s.subscription.planId === 'standard' && s.invoice !== null)
     expect(paid.subscription).toMatchObject({ planId: 'standard', planName: 'Standard', status: 'active', emailLimit: null, cancelAtPeriodEnd: false })
     expect(new Date(paid.subscription.currentPeriodEnd!).getTime()).toBeGreaterThan(Date.now() + 20 * DAY)
-    expect(paid.usage).toEqual({ emailsProcessed: 7, percentUsed: 0 })
+    expect(paid.usage).toEqual({ emailsProcessed: 7, percentUsed: 0, emailsLeftAlone: 0 })
     expect(paid.invoice).toMatchObject({ amountCents: 499, status: 'paid' })
     // Another user is still on the free plan; a second checkout is refused.
     expect((await get(otherSid)).json().subscription.planId).toBe('free')
@@ -138,5 +139,42 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
     expect((await webhook(payload, good)).json()).toEqual({ received: true, duplicate: false })
     expect((await webhook(payload, good)).json()).toEqual({ received: true, duplicate: true })
     expect(await ctx.db.select().from(stripeEvents).where(eq(stripeEvents.id, 'evt_test_signature_1'))).toHaveLength(1)
+  })
+
+  it('the free plan decides 10 messages a month; the 11th is left untouched in the inbox with the reason; an upgrade or a new month resumes', async () => {
+    const { sid: limitedSid, user } = await signIn(ctx, 'google', { email: 'limited@example.com' })
+    const address = 'limited.owner@example.com'
+    await connectMailbox(ctx, limitedSid, 'gmail', address)
+    const [mailbox] = await ctx.db.select().from(mailboxes).where(eq(mailboxes.userId, user.id))
+    const note = (n: number) =>
+      buildRawMessage({ from: `Anna Berg <anna.limit${n}@example.net>`, to: address, subject: `Note ${n}`, text: `Hello, here is note number ${n} about Saturday.` })
+    const decidedIds = async () => (await ctx.db.select().from(decisions).where(eq(decisions.mailboxId, mailbox!.id))).map((d) => d.providerMessageId)
+    const ids: string[] = []
+    for (let n = 1; n <= 11; n++) ids.push(ctx.gmail!.deliver(address, note(n)).id)
+    const usageOf = async () =>
+      (await ctx.db.select().from(usageCounts).where(and(eq(usageCounts.userId, user.id), eq(usageCounts.month, usageMonth(new Date())))))[0]
+    // The push-started syncs (one at a time per mailbox, as in production) do the work.
+    for (let end = Date.now() + 20_000; ((await usageOf())?.emailsLeftAlone ?? 0) < 1 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 100))
+    const decided = await decidedIds()
+    expect(decided).toHaveLength(10)
+    expect(decided).toEqual(ids.slice(0, 10))
+    // Untouched: still in the inbox, never labelled, and not decided later.
+    const eleventh = ctx.gmail!.mailbox(address).messages.find((m) => m.id === ids[10])!
+    expect(eleventh.labelIds).toContain('INBOX')
+    const card = (await get(limitedSid)).json() as SubscriptionResponse
+    expect(card.usage).toEqual({ emailsProcessed: 10, percentUsed: 100, emailsLeftAlone: 1 })
+    // A new month starts with the full allowance again.
+    const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 2))
+    expect(await monthlyAllowance(ctx.db, user.id, nextMonth)).toBe(10)
+
+    // Upgrade: the next message is decided again; the one left alone stays left alone.
+    const checkout = await post('/_api/billing/create-checkout', { planId: 'standard' }, limitedSid)
+    ctx.stripe!.completeCheckout(/cs_test_[A-Za-z0-9]+/.exec(checkout.json().url as string)![0])
+    await until(limitedSid, (s) => s.subscription.planId === 'standard')
+    const twelfth = ctx.gmail!.deliver(address, note(12)).id
+    for (let end = Date.now() + 20_000; !(await decidedIds()).includes(twelfth) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await decidedIds()).toContain(twelfth)
+    expect(await decidedIds()).not.toContain(ids[10])
+    expect(((await get(limitedSid)).json() as SubscriptionResponse).usage).toMatchObject({ emailsProcessed: 11, emailsLeftAlone: 1 })
   })
 })

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
@@ -14,6 +14,41 @@ export const CHECKOUT_REUSE_MS = 10 * 60_000
 
 /** Subscription states that give the paid plan (past_due keeps it while Stripe retries the payment). */
 const PAID_STATES = new Set(['active', 'trialing', 'past_due'])
+
+/** A past_due subscription keeps filtering this long, then pauses like the free limit (issue 16). */
+export const PAST_DUE_GRACE_MS = 7 * 24 * 3600_000
+
+type AccountRow = typeof billingAccounts.$inferSelect
+
+/** Whether the account filters without a monthly limit right now: a paid plan, past_due within its grace. */
+function unlimitedNow(account: AccountRow | undefined, now: Date): boolean {
+  if (!account || account.planId !== 'standard') return false
+  if (account.status === 'active' || account.status === 'trialing') return true
+  return account.status === 'past_due' && (!account.pastDueSince || now.getTime() - account.pastDueSince.getTime() < PAST_DUE_GRACE_MS)
+}
+
+/**
+ * How many more new messages the pipeline may decide for this user this UTC month: Infinity on a
+ * paid plan, else the free plan's limit less what was counted. Read once per sync.
+ */
+export async function monthlyAllowance(db: Database, userId: number, now: Date = new Date()): Promise<number> {
+  const [[account], [usage]] = await Promise.all([
+    db.select().from(billingAccounts).where(eq(billingAccounts.userId, userId)).limit(1),
+    db.select({ n: usageCounts.emailsProcessed }).from(usageCounts).where(and(eq(usageCounts.userId, userId), eq(usageCounts.month, usageMonth(now)))),
+  ])
+  if (unlimitedNow(account, now)) return Number.POSITIVE_INFINITY
+  const limit = PLANS.find((p) => p.id === 'free')!.emailLimit ?? 0
+  return Math.max(0, limit - (usage?.n ?? 0))
+}
+
+/** Counts new messages left untouched because the limit was reached (shown on the Billing & Usage card). */
+export async function countLeftAlone(db: Database, userId: number, count: number, now: Date = new Date()) {
+  if (count <= 0) return
+  await db
+    .insert(usageCounts)
+    .values({ userId, month: usageMonth(now), emailsProcessed: 0, emailsLeftAlone: count })
+    .onConflictDoUpdate({ target: [usageCounts.userId, usageCounts.month], set: { emailsLeftAlone: sql`${usageCounts.emailsLeftAlone} + ${count}` } })
+}
 
 export class BillingError extends Error {
   constructor(
@@ -69,24 +104,31 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
     const [account, [usage], [invoice]] = await Promise.all([
       accountOf(userId),
       db
-        .select({ emailsProcessed: usageCounts.emailsProcessed })
+        .select({ emailsProcessed: usageCounts.emailsProcessed, emailsLeftAlone: usageCounts.emailsLeftAlone })
         .from(usageCounts)
         .where(and(eq(usageCounts.userId, userId), eq(usageCounts.month, usageMonth(now)))),
       db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).limit(1),
     ])
     const paid = account?.planId === 'standard' && PAID_STATES.has(account.status)
+    // Past due beyond its grace: shown as Standard / Past Due, but limited like the free plan.
+    const limited = !unlimitedNow(account, now)
     const plan = paid ? standard : free
+    const emailLimit = limited ? free.emailLimit : null
     const emailsProcessed = usage?.emailsProcessed ?? 0
     return {
       subscription: {
         planId: plan.id,
         planName: plan.name,
         status: paid ? account.status : account && account.status === 'canceled' ? 'canceled' : 'active',
-        emailLimit: plan.emailLimit,
+        emailLimit,
         cancelAtPeriodEnd: paid ? account.cancelAtPeriodEnd : false,
         currentPeriodEnd: paid ? (account.currentPeriodEnd?.toISOString() ?? null) : null,
       },
-      usage: { emailsProcessed, percentUsed: plan.emailLimit ? Math.min(100, Math.round((emailsProcessed / plan.emailLimit) * 1000) / 10) : 0 },
+      usage: {
+        emailsProcessed,
+        percentUsed: emailLimit ? Math.min(100, Math.round((emailsProcessed / emailLimit) * 1000) / 10) : 0,
+        emailsLeftAlone: usage?.emailsLeftAlone ?? 0,
+      },
       invoice: invoice
         ? { amountCents: invoice.amountCents, currency: invoice.currency, status: invoice.status, date: invoice.createdAt.toISOString(), hostedUrl: invoice.hostedUrl }
         : null,
@@ -191,7 +233,9 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
     const current = [...subscriptions].sort((a, b) => rank(b) - rank(a) || b.created - a.created)[0]
     const onStandard = current?.items.data.some((item) => item.price.id === config.stripe.standardPriceId) ?? false
     const periodEnd = current?.items.data[0]?.current_period_end
+    const pastDue = current?.status === 'past_due'
     const state = {
+      pastDueSince: pastDue ? (account.pastDueSince ?? new Date()) : null,
       stripeSubscriptionId: current?.id ?? null,
       planId: current && onStandard && PAID_STATES.has(current.status) ? ('standard' as const) : ('free' as const),
       status: current?.status ?? 'none',

@@ -7,12 +7,12 @@ import { BillingUsageCard } from './billing-usage-card.tsx'
 
 const free: SubscriptionResponse = {
   subscription: { planId: 'free', planName: 'Free', status: 'active', emailLimit: 10, cancelAtPeriodEnd: false, currentPeriodEnd: null },
-  usage: { emailsProcessed: 7, percentUsed: 70 },
+  usage: { emailsProcessed: 7, percentUsed: 70, emailsLeftAlone: 0 },
   invoice: null,
 }
 const standard = (over: Partial<SubscriptionResponse['subscription']> = {}): SubscriptionResponse => ({
   subscription: { planId: 'standard', planName: 'Standard', status: 'active', emailLimit: null, cancelAtPeriodEnd: false, currentPeriodEnd: '2026-12-29T10:00:00.000Z', ...over },
-  usage: { emailsProcessed: 1234, percentUsed: 0 },
+  usage: { emailsProcessed: 1234, percentUsed: 0, emailsLeftAlone: 0 },
   invoice: { amountCents: 499, currency: 'usd', status: 'paid', date: '2026-11-29T10:00:00.000Z', hostedUrl: null },
 })
 
@@ -26,6 +26,15 @@ describe('Billing & Usage card (SPEC 4 "Subscription status display")', () => {
     expect(screen.getByRole('progressbar', { name: 'E-mails used this month' })).toHaveAttribute('aria-valuenow', '70')
     expect(screen.getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/pricing')
     expect(screen.queryByRole('button', { name: 'Manage Billing' })).not.toBeInTheDocument()
+  })
+
+  it('says when the free plan’s limit left new mail untouched, how many, and that upgrading resumes filtering', async () => {
+    mockApi({ 'GET /_api/billing/subscription': { body: { ...free, usage: { emailsProcessed: 10, percentUsed: 100, emailsLeftAlone: 3 } } } })
+    renderPage(<BillingUsageCard />)
+    expect(
+      await screen.findByText("This month's 10 e-mails are used: 3 new messages were left in your inbox untouched. Filtering resumes next month, or as soon as you upgrade."),
+    ).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Upgrade' })).toBeInTheDocument()
   })
 
   it('on Standard: Active, the renewal date, unlimited usage, and Manage Billing opening the portal in a new tab', async () => {

@@ -33,7 +33,7 @@ export function BillingUsageCard({ className }: { className?: string }) {
         ) : (
           (() => {
             const plan = data?.subscription
-            const usage = data?.usage ?? { emailsProcessed: 0, percentUsed: 0 }
+            const usage = data?.usage ?? { emailsProcessed: 0, percentUsed: 0, emailsLeftAlone: 0 }
             const isFree = !plan || plan.planId === 'free'
             const limit = plan?.emailLimit ?? null
             return (
@@ -46,6 +46,11 @@ export function BillingUsageCard({ className }: { className?: string }) {
                   <p className="text-sm text-ink-muted">{plan.cancelAtPeriodEnd ? BILLING_MESSAGES.cancels(dateOf(plan.currentPeriodEnd)) : BILLING_MESSAGES.renews(dateOf(plan.currentPeriodEnd))}</p>
                 ) : null}
                 <p className="text-sm">{limit === null ? BILLING_MESSAGES.usageUnlimited(usage.emailsProcessed) : BILLING_MESSAGES.usageOf(usage.emailsProcessed, limit)}</p>
+                {limit !== null && usage.emailsLeftAlone > 0 ? (
+                  <p role="status" className="rounded-md bg-warning-50 p-2 text-sm text-warning-800">
+                    {BILLING_MESSAGES.limitReached(limit, usage.emailsLeftAlone)}
+                  </p>
+                ) : null}
                 {limit !== null ? (
                   <div role="progressbar" aria-label="E-mails used this month" aria-valuemin={0} aria-valuemax={100} aria-valuenow={usage.percentUsed} className="h-2 w-full rounded bg-canvas">
                     <div className="h-2 rounded bg-brand-600" style={{ width: `${Math.min(100, usage.percentUsed)}%` }} />
