@@ -174,6 +174,13 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
   })
   await app.ready()
   if (listens) await app.listen({ host: '127.0.0.1', port })
+  // Requests on the loopback port still open, for the slow-shutdown report below.
+  const inFlight = new Set<string>()
+  app.server.on('request', (req, res) => {
+    const label = `${req.method} ${req.url} since ${new Date().toISOString()}`
+    inFlight.add(label)
+    res.on('close', () => inFlight.delete(label))
+  })
   return {
     app,
     db: database.handle.db,
@@ -198,7 +205,11 @@ export async function createTestApp(kind: TestDatabaseKind, options: TestAppOpti
       const t0 = Date.now()
       const steps: string[] = []
       const step = (name: string) => steps.push(`${name} ${Date.now() - t0} ms`)
-      const slow = setTimeout(() => process.stderr.write(`test app close is slow (${kind}): done so far: ${steps.join(', ') || 'nothing'}\n`), 10_000)
+      const slow = setTimeout(() => {
+        process.stderr.write(`test app close is slow (${kind}): done so far: ${steps.join(', ') || 'nothing'}; requests still open: ${[...inFlight].join('; ') || 'none'}\n`)
+        // A request that never ends must not hold the suite: drop the connections so close() returns.
+        app.server.closeAllConnections()
+      }, 10_000)
       try {
         await app.close()
         step('app')
