@@ -96,10 +96,11 @@ async function main() {
       await migrateDatabase(handle)
       return handle
     }
-    // Billing without a Stripe key: the local Stripe, except in production (where test cards would
-    // give the paid plan away) unless demo sign-in was opted into too.
+    // Billing without a Stripe key: the local Stripe, in the one process demo mode runs in (ROLE=all;
+    // separate web and worker processes would each get their own), and not in production (where test
+    // cards would give the paid plan away) unless demo sign-in was opted into too.
     const startStripeFake = async () => {
-      if (!config.stripe.demo || (config.nodeEnv === 'production' && !config.allowDemoSignIn)) return
+      if (!config.stripe.demo || config.role !== 'all' || (config.nodeEnv === 'production' && !config.allowDemoSignIn)) return
       const { startStripeFake: start, STRIPE_FAKE_WEBHOOK_SECRET, STANDARD_MONTHLY_PRICE_ID } = await import('#fakes/stripe/server.ts')
       const stripe = await start({ host: '127.0.0.1', webhookEndpoint: { url: `${config.appUrl}/_api/webhooks/stripe` } })
       closers.push({ name: 'demo stripe', close: () => stripe.close() })
