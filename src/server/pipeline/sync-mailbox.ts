@@ -6,8 +6,7 @@ import type { ClassifierContext, Decision } from '#classifier/types.ts'
 import type { Database } from '#server/db/client.ts'
 import { correspondenceCache, decisions, domainListEntries, mailboxes, messageFailures, senderRules, usageCounts, type MailboxRow } from '#server/db/schema.ts'
 import { readSettings } from '#server/features/settings/settings.service.ts'
-import { countLeftAlone, monthlyAllowance } from '#server/features/billing/billing.service.ts'
-import { PLANS } from '#shared/plans.ts'
+import { countLeftAlone, FREE_PLAN_LIMIT, monthlyAllowance } from '#server/features/billing/billing.service.ts'
 import { MailAuthRevokedError, MailProviderError, type MailCategory, type MailProvider } from '#server/integrations/mail/mail-provider.ts'
 import type { SyncReason } from '#server/jobs/mailbox-sync.job.ts'
 
@@ -136,7 +135,7 @@ export async function syncMailbox(deps: PipelineDeps, mailboxId: number, reason:
     // and not processed later (the cursor moves on); the person sees how many and why.
     let allowance = deps.monthlyLimits ? await monthlyAllowance(db, row.userId, now()) : Number.POSITIVE_INFINITY
     // The exact check happens where usage is counted, in the decision's transaction (limitedTo).
-    context.limitedTo = Number.isFinite(allowance) ? FREE_MONTHLY_LIMIT : null
+    context.limitedTo = Number.isFinite(allowance) ? FREE_PLAN_LIMIT : null
     let leftAlone = 0
     let newest = row.lastProcessedAt
     for (const id of ids) {
@@ -193,9 +192,6 @@ interface Context {
   /** The month's limit of decided messages when one applies (the free plan), else null. */
   limitedTo?: number | null
 }
-
-/** The free plan's monthly limit (SPEC 9 "Plans"). */
-const FREE_MONTHLY_LIMIT = PLANS.find((p) => p.id === 'free')!.emailLimit ?? 0
 
 /** Thrown inside the decision's transaction when counting it would pass the month's limit: nothing is kept. */
 class OverLimit extends Error {}

@@ -15,6 +15,9 @@ export const CHECKOUT_REUSE_MS = 10 * 60_000
 /** Subscription states that give the paid plan (past_due keeps it while Stripe retries the payment). */
 const PAID_STATES = new Set(['active', 'trialing', 'past_due'])
 
+/** The free plan's decided messages per UTC month (SPEC 9 "Plans"). */
+export const FREE_PLAN_LIMIT = PLANS.find((p) => p.id === 'free')!.emailLimit ?? 0
+
 /** A past_due subscription keeps filtering this long, then pauses like the free limit (issue 16). */
 export const PAST_DUE_GRACE_MS = 7 * 24 * 3600_000
 
@@ -37,8 +40,7 @@ export async function monthlyAllowance(db: Database, userId: number, now: Date =
     db.select({ n: usageCounts.emailsProcessed }).from(usageCounts).where(and(eq(usageCounts.userId, userId), eq(usageCounts.month, usageMonth(now)))),
   ])
   if (unlimitedNow(account, now)) return Number.POSITIVE_INFINITY
-  const limit = PLANS.find((p) => p.id === 'free')!.emailLimit ?? 0
-  return Math.max(0, limit - (usage?.n ?? 0))
+  return Math.max(0, FREE_PLAN_LIMIT - (usage?.n ?? 0))
 }
 
 /** Counts new messages left untouched because the limit was reached (shown on the Billing & Usage card). */

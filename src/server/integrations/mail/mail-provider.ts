@@ -3,9 +3,9 @@
  * the rest of the server talks to, with a Gmail and an Outlook adapter behind it. Only this folder
  * knows which provider it is talking to; nothing outside it branches on a provider's name.
  *
- * Never delete mail: no adapter may call a trash, delete or batchDelete endpoint, or add the TRASH or
- * SPAM label. `assertNeverDestroys` (mail-safety.ts) enforces it in code, and the fakes fail any test
- * that tries.
+ * Never delete mail: no adapter may call an endpoint that destroys mail or sends it to the bin or the
+ * spam folder. `assertNeverDestroys` (mail-safety.ts) lists them and enforces it in code, and the
+ * fakes fail any test that tries.
  */
 
 export const MAIL_PROVIDERS = ['gmail', 'outlook'] as const

@@ -27,8 +27,10 @@ export function useUpdateSettings() {
   return useMutation<SettingsResponse, Error, SettingsChange, Snapshot>({
     mutationKey: updateSettingsMutationKey,
     mutationFn: updateSettings,
-    onMutate: async (change) => {
-      await queryClient.cancelQueries({ queryKey })
+    onMutate: (change) => {
+      // The control follows the click at once: a settings fetch in flight is dropped (not reverted),
+      // so it cannot overwrite the change, and the change is in the cache before the next render.
+      void queryClient.cancelQueries({ queryKey }, { revert: false })
       const previous = queryClient.getQueryData(queryKey)
       queryClient.setQueryData(queryKey, (current) => (current ? { ...current, ...change } : current))
       return { previous }
