@@ -3,15 +3,13 @@ import { toast } from 'sonner'
 import { updateSettingsContract, type SettingsResponse, type SettingsUpdate } from '#shared/api/settings.ts'
 import { callApi } from '#client/lib/api-client.ts'
 import { SETTINGS_MESSAGES } from '../messages.ts'
-import { settingsQueryOptions } from './get-settings.ts'
+import { noteSettingsWrite, settingsMutationKey, settingsQueryOptions } from './get-settings.ts'
 
 /** What the person can change: genuine is always kept and unwanted always filtered (SPEC 3). */
 export type SettingsChange = Omit<SettingsUpdate, 'allowGenuine' | 'allowUnwanted'>
 
 /** POST /_api/settings with only the changed fields; answers the whole updated settings (SPEC 7). */
 export const updateSettings = (change: SettingsChange): Promise<SettingsResponse> => callApi(updateSettingsContract, { body: change })
-
-const updateSettingsMutationKey = ['settings', 'update'] as const
 
 type Snapshot = { previous: SettingsResponse | undefined }
 
@@ -25,9 +23,10 @@ export function useUpdateSettings() {
   const queryClient = useQueryClient()
   const { queryKey } = settingsQueryOptions()
   return useMutation<SettingsResponse, Error, SettingsChange, Snapshot>({
-    mutationKey: updateSettingsMutationKey,
+    mutationKey: settingsMutationKey,
     mutationFn: updateSettings,
     onMutate: (change) => {
+      noteSettingsWrite(queryClient)
       // The control follows the click at once: a settings fetch in flight is dropped (not reverted),
       // so it cannot overwrite the change, and the change is in the cache before the next render.
       void queryClient.cancelQueries({ queryKey }, { revert: false })
@@ -51,7 +50,7 @@ export function useUpdateSettings() {
     },
     onSuccess: (settings) => {
       // This save still counts as running here; another one running means its value must stay.
-      if (queryClient.isMutating({ mutationKey: updateSettingsMutationKey }) <= 1) queryClient.setQueryData(queryKey, settings)
+      if (queryClient.isMutating({ mutationKey: settingsMutationKey }) <= 1) queryClient.setQueryData(queryKey, settings)
     },
   })
 }

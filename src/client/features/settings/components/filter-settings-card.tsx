@@ -48,9 +48,26 @@ function FixedCategory({ label, state, hint, kept }: { label: string; state: str
   )
 }
 
-function SettingsForm({ settings }: { settings: SettingsResponse }) {
+function SettingsForm({ settings: saved }: { settings: SettingsResponse }) {
   const update = useUpdateSettings()
-  const save = (change: SettingsChange) => update.mutate(change)
+  // A click shows its change in the same event, before the optimistic cache update arrives (a
+  // controlled input would otherwise snap back for a moment); each save's own value is dropped once
+  // it settles, and the cache (its answer, or the rollback after a failure) shows through again.
+  const [shown, setShown] = useState<SettingsChange>({})
+  const settings: SettingsResponse = { ...saved, ...shown }
+  const save = (change: SettingsChange) => {
+    setShown((current) => ({ ...current, ...change }))
+    void update
+      .mutateAsync(change)
+      .catch(() => undefined)
+      .finally(() =>
+        setShown((current) => {
+          const next = { ...current }
+          for (const field of Object.keys(change) as (keyof SettingsChange)[]) if (next[field] === change[field]) delete next[field]
+          return next
+        }),
+      )
+  }
   // The threshold follows the thumb while it moves and is saved once, when it is let go.
   const [draftThreshold, setDraftThreshold] = useState<number | null>(null)
   const threshold = draftThreshold ?? settings.confidenceThreshold
