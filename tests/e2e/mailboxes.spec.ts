@@ -41,6 +41,13 @@ test('connect Gmail, switch to Outlook, then disconnect: one mailbox at a time',
 
   const gmailAddress = await connectThroughPopup(page, 'Gmail')
   await expect(gmailCard.getByText(gmailAddress)).toBeVisible()
+  // Connected on the free plan: the plan dialog asks, Escape does not close it, the free choice does.
+  const plans = page.getByRole('dialog', { name: 'Complete Setup - Choose Your Plan' })
+  await expect(plans).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(plans).toBeVisible()
+  await plans.getByRole('button', { name: 'Continue with the free plan (10 e-mails a month)' }).click()
+  await expect(plans).toBeHidden()
   await expect(gmailCard.getByText('Connected as')).toBeVisible()
   // Only one provider may hold tokens: Outlook waits until they are cleared.
   await expect(outlookCard).toHaveAttribute('aria-disabled', 'true')
@@ -52,6 +59,10 @@ test('connect Gmail, switch to Outlook, then disconnect: one mailbox at a time',
 
   const outlookAddress = await connectThroughPopup(page, 'Outlook')
   await expect(outlookCard.getByText(outlookAddress)).toBeVisible()
+  // The free choice is remembered: no dialog for the second mailbox.
+  await page.reload()
+  await expect(outlookCard.getByText(outlookAddress)).toBeVisible()
+  await expect(plans).toBeHidden()
   await expect(gmailCard).toHaveAttribute('aria-disabled', 'true')
   await expect(gmailCard.getByRole('button', { name: 'Connect Gmail' })).toBeDisabled()
 
@@ -60,6 +71,27 @@ test('connect Gmail, switch to Outlook, then disconnect: one mailbox at a time',
   await expect(outlookCard.getByRole('button', { name: 'Connect Outlook' })).toBeEnabled()
   const status = await page.request.get('/_api/outlook/test')
   expect(await status.json()).toMatchObject({ status: 'disconnected' })
+})
+
+test('the plan dialog after connecting: upgrade with the test card and come back to Standard, no dialog', async ({ page }) => {
+  test.setTimeout(90_000)
+  await signIn(page, uniqueEmail('plan-dialog'))
+  await connectThroughPopup(page, 'Gmail')
+  const plans = page.getByRole('dialog', { name: 'Complete Setup - Choose Your Plan' })
+  await expect(plans).toBeVisible()
+  await plans.getByRole('button', { name: 'Upgrade' }).click()
+  await page.waitForURL(/\/c\/pay\/cs_test_/)
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242')
+  await page.getByRole('button', { name: 'Subscribe' }).click()
+  await page.waitForURL(/\/dashboard/)
+  // Back from Stripe, the dashboard waits for the plan to switch instead of asking again.
+  await expect(page.getByText('You are on the Standard plan: every new message is filtered.')).toBeVisible({ timeout: 30_000 })
+  const billing = page.getByRole('region', { name: 'Billing & Usage' })
+  await expect(billing.getByText(/e-mails this month \(unlimited\)/)).toBeVisible()
+  await expect(plans).toBeHidden()
+  await page.reload()
+  await expect(billing.getByText('Standard', { exact: true })).toBeVisible()
+  await expect(plans).toBeHidden()
 })
 
 test('/dashboard?error=access_denied shows Permission Denied, and Retry clears the parameters', async ({ page }) => {

@@ -1,12 +1,15 @@
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Link } from 'react-router'
 import { LogIn, LogOut } from 'lucide-react'
 import { CardErrorFallback, ErrorBoundary } from '#client/components/error-boundary.tsx'
+import type { SessionUser } from '#shared/api/auth.ts'
 import { PageMeta } from '#client/components/page-meta.tsx'
 import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { BillingUsageCard } from '#client/features/billing/components/billing-usage-card.tsx'
+import { BillingPrompt } from '#client/features/billing/components/plan-dialog.tsx'
+import { useCheckoutReturn } from '#client/features/billing/hooks/use-checkout-return.ts'
 import { BILLING_MESSAGES } from '#client/features/billing/messages.ts'
 import { ActivityChartCard } from '#client/features/activity/components/activity-chart-card.tsx'
 import { FilteredMailCard } from '#client/features/activity/components/filtered-mail-card.tsx'
@@ -27,6 +30,7 @@ import { FilterSettingsCard } from '#client/features/settings/components/filter-
 import { FilteringStatusCard } from '#client/features/settings/components/filtering-status-card.tsx'
 import { useMailPolling } from '#client/features/settings/hooks/use-mail-polling.ts'
 import { SETTINGS_MESSAGES } from '#client/features/settings/messages.ts'
+import { WaitlistDialog } from '#client/features/waitlist/components/waitlist-dialog.tsx'
 
 const DASHBOARD_DESCRIPTION = 'Manage your email filtering preferences and view your stats.'
 
@@ -85,44 +89,51 @@ function CardBoundary({ title, wide, children }: { title: string; wide?: boolean
  * cache) to tell the settings feature's polling whether a mailbox is connected, and hands it the
  * activity feature's refresh for when a poll queues new mail.
  */
-function SignedInCards() {
+function SignedInCards({ user }: { user: SessionUser }) {
   const gmail = useGmailStatus()
   const outlook = useOutlookStatus()
   const connected = gmail.data?.status === 'connected' || outlook.data?.status === 'connected'
   const refreshActivity = useRefreshActivity()
   useMailPolling({ connected, onMailQueued: refreshActivity })
+  // The plan dialog (billing) opens once a mailbox is connected; its Team card opens the waitlist.
+  const confirmingCheckout = useCheckoutReturn()
+  const [waitlistOpen, setWaitlistOpen] = useState(false)
 
   return (
-    <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
-      <CardBoundary title={MAILBOX_MESSAGES.cardTitle} wide>
-        <EmailIntegrationsCard className="md:col-span-2" />
-      </CardBoundary>
-      <CardBoundary title={SETTINGS_MESSAGES.statusTitle}>
-        <FilteringStatusCard />
-      </CardBoundary>
-      <CardBoundary title={SETTINGS_MESSAGES.filterSettingsTitle}>
-        <FilterSettingsCard className="md:row-span-5" />
-      </CardBoundary>
-      {/* Beside the Filtering card in the left column: is filtering alive, and is push working. */}
-      <CardBoundary title={HEALTH_MESSAGES.cardTitle}>
-        <SystemStatusCard />
-      </CardBoundary>
-      <CardBoundary title={BILLING_MESSAGES.cardTitle}>
-        <BillingUsageCard />
-      </CardBoundary>
-      <CardBoundary title={DOMAIN_LIST_MESSAGES.title.whitelist}>
-        <DomainListCard kind="whitelist" />
-      </CardBoundary>
-      <CardBoundary title={DOMAIN_LIST_MESSAGES.title.blacklist}>
-        <DomainListCard kind="blacklist" />
-      </CardBoundary>
-      <CardBoundary title={ACTIVITY_MESSAGES.cardTitle} wide>
-        <FilteredMailCard className="md:col-span-2" />
-      </CardBoundary>
-      <CardBoundary title={ACTIVITY_MESSAGES.chartTitle} wide>
-        <ActivityChartCard className="md:col-span-2" />
-      </CardBoundary>
-    </section>
+    <>
+      <BillingPrompt mailboxConnected={connected} suppressed={confirmingCheckout} onJoinWaitlist={() => setWaitlistOpen(true)} />
+      <WaitlistDialog open={waitlistOpen} onOpenChange={setWaitlistOpen} defaultName={user.displayName} defaultEmail={user.email} />
+      <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
+        <CardBoundary title={MAILBOX_MESSAGES.cardTitle} wide>
+          <EmailIntegrationsCard className="md:col-span-2" />
+        </CardBoundary>
+        <CardBoundary title={SETTINGS_MESSAGES.statusTitle}>
+          <FilteringStatusCard />
+        </CardBoundary>
+        <CardBoundary title={SETTINGS_MESSAGES.filterSettingsTitle}>
+          <FilterSettingsCard className="md:row-span-5" />
+        </CardBoundary>
+        {/* Beside the Filtering card in the left column: is filtering alive, and is push working. */}
+        <CardBoundary title={HEALTH_MESSAGES.cardTitle}>
+          <SystemStatusCard />
+        </CardBoundary>
+        <CardBoundary title={BILLING_MESSAGES.cardTitle}>
+          <BillingUsageCard />
+        </CardBoundary>
+        <CardBoundary title={DOMAIN_LIST_MESSAGES.title.whitelist}>
+          <DomainListCard kind="whitelist" />
+        </CardBoundary>
+        <CardBoundary title={DOMAIN_LIST_MESSAGES.title.blacklist}>
+          <DomainListCard kind="blacklist" />
+        </CardBoundary>
+        <CardBoundary title={ACTIVITY_MESSAGES.cardTitle} wide>
+          <FilteredMailCard className="md:col-span-2" />
+        </CardBoundary>
+        <CardBoundary title={ACTIVITY_MESSAGES.chartTitle} wide>
+          <ActivityChartCard className="md:col-span-2" />
+        </CardBoundary>
+      </section>
+    </>
   )
 }
 
@@ -144,7 +155,7 @@ export default function DashboardPage() {
 
         {auth.status === 'authenticated' ? (
           // Billing and account settings are added to SignedInCards the same way.
-          <SignedInCards />
+          <SignedInCards user={auth.user} />
         ) : (
           <div className="mt-8" role="status" aria-label={auth.status === 'loading' ? 'Loading dashboard' : 'Sign in to see your dashboard'}>
             {auth.status === 'unauthenticated' && (

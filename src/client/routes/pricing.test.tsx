@@ -20,6 +20,12 @@ describe('/pricing', () => {
     expect(within(card('Free')).queryByText('Recommended')).not.toBeInTheDocument()
   })
 
+  it('back from a canceled checkout: says the plan has not changed', async () => {
+    mockApi({ 'GET /_api/billing/subscription': { body: { subscription: { planId: 'free' } } } }, { user: testUser })
+    renderPage(<PricingPage />, { path: '/pricing?checkout=canceled' })
+    expect(await screen.findByText('Checkout canceled: your plan has not changed.')).toBeInTheDocument()
+  })
+
   it('marks the page index, follow', () => {
     mockApi()
     renderPage(<PricingPage />, { path: '/pricing' })

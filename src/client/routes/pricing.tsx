@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { ShieldCheck } from 'lucide-react'
+import { useSearchParams } from 'react-router'
+import { Info, ShieldCheck } from 'lucide-react'
 import { PLANS } from '#shared/plans.ts'
 import { SUPPORT_EMAIL } from '#shared/product.ts'
 import { PageMeta } from '#client/components/page-meta.tsx'
@@ -8,6 +9,7 @@ import { useCreateCheckout } from '#client/features/billing/api/create-checkout.
 import { useCurrentPlan } from '#client/features/billing/api/get-subscription.ts'
 import { CheckoutOverlay } from '#client/features/billing/components/checkout-overlay.tsx'
 import { PlanCard } from '#client/features/billing/components/plan-card.tsx'
+import { BILLING_MESSAGES } from '#client/features/billing/messages.ts'
 import { WaitlistDialog } from '#client/features/waitlist/components/waitlist-dialog.tsx'
 
 const FAQ = [
@@ -31,6 +33,9 @@ export default function PricingPage() {
   const { planId, isLoading } = useCurrentPlan({ signedIn })
   const checkout = useCreateCheckout()
   const [waitlistOpen, setWaitlistOpen] = useState(false)
+  // Stripe's cancel URL brings the visitor back here (create-checkout's cancel_url).
+  const [searchParams] = useSearchParams()
+  const checkoutCanceled = searchParams.get('checkout') === 'canceled'
 
   return (
     <>
@@ -46,6 +51,13 @@ export default function PricingPage() {
             Start for free and see what Inbox Guard catches. Upgrade when you want every message filtered.
           </p>
         </div>
+
+        {checkoutCanceled && (
+          <p role="status" className="mx-auto mt-8 flex max-w-2xl items-center justify-center gap-2 rounded-xl border border-line bg-surface p-4 text-sm text-ink">
+            <Info aria-hidden className="size-4 shrink-0 text-brand-600" />
+            {BILLING_MESSAGES.checkoutCanceled}
+          </p>
+        )}
 
         <div className="mt-12 grid gap-6 lg:grid-cols-3">
           {PLANS.map((plan) => (

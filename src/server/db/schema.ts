@@ -28,6 +28,10 @@ export const users = pgTable(
     email: text('email').notNull(),
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     hasCompletedOnboarding: boolean('has_completed_onboarding').notNull().default(false),
+    /** When the user chose "Continue with the free plan" in the plan dialog (issue 16). */
+    freePlanChosenAt: ts('free_plan_chosen_at'),
+    /** The UTC month ('2026-11') in which the user last dismissed the plan dialog with the free limit reached. */
+    planPromptDismissedMonth: text('plan_prompt_dismissed_month'),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -20,6 +20,18 @@ export const InvoiceSchema = z.object({
   hostedUrl: z.string().nullable(),
 })
 
+/**
+ * What the 'Complete Setup - Choose Your Plan' dialog needs beyond SPEC 3 (issue 16): whether plans
+ * can be bought here at all, whether the user chose to continue on the free plan, and whether they
+ * dismissed the dialog this month after the free limit was reached (or a payment failed).
+ */
+export const PlanPromptSchema = z.object({
+  billingAvailable: z.boolean(),
+  freePlanChosen: z.boolean(),
+  dismissedThisMonth: z.boolean(),
+})
+export type PlanPrompt = z.infer<typeof PlanPromptSchema>
+
 /** GET /_api/billing/subscription (SPEC 7 "Billing"): free users get the free plan, not a 404. */
 export const subscriptionContract = defineContract({
   method: 'GET',
@@ -34,6 +46,7 @@ export const subscriptionContract = defineContract({
         emailsLeftAlone: z.number().int(),
       }),
       invoice: InvoiceSchema.nullable(),
+      planPrompt: PlanPromptSchema,
     }),
     ...errorResponses(401),
   },
@@ -66,5 +79,17 @@ export const billingPortalContract = defineContract({
   responses: {
     200: z.object({ url: z.string() }),
     ...errorResponses(400, 401, 403, 502),
+  },
+})
+
+/** POST /_api/billing/continue-free {}: "Continue with the free plan" in the plan dialog, remembered. */
+export const continueFreeContract = defineContract({
+  method: 'POST',
+  path: '/_api/billing/continue-free',
+  secure: true,
+  body: z.object({}).passthrough(),
+  responses: {
+    200: z.object({ planPrompt: PlanPromptSchema }),
+    ...errorResponses(401, 403),
   },
 })

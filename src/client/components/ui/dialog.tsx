@@ -17,13 +17,14 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   )
 }
 
-/** A centred modal dialog with a close button. */
+/** A centred modal dialog with a close button (none for a dialog that asks for a choice: `hideClose`). */
 export function DialogContent({
   className,
   children,
   closeLabel = 'Close',
+  hideClose = false,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { closeLabel?: string }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { closeLabel?: string; hideClose?: boolean }) {
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
@@ -36,12 +37,14 @@ export function DialogContent({
         {...props}
       >
         {children}
-        <DialogPrimitive.Close
-          className="absolute top-4 right-4 rounded-md p-1 text-ink-muted transition-colors hover:bg-canvas hover:text-ink focus-visible:outline-2 focus-visible:outline-brand-500"
-          aria-label={closeLabel}
-        >
-          <X aria-hidden className="size-5" />
-        </DialogPrimitive.Close>
+        {!hideClose && (
+          <DialogPrimitive.Close
+            className="absolute top-4 right-4 rounded-md p-1 text-ink-muted transition-colors hover:bg-canvas hover:text-ink focus-visible:outline-2 focus-visible:outline-brand-500"
+            aria-label={closeLabel}
+          >
+            <X aria-hidden className="size-5" />
+          </DialogPrimitive.Close>
+        )}
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
   )

@@ -13,6 +13,20 @@ export const BILLING_MESSAGES = {
   usageUnlimited: (used: number) => `${used} e-mails this month (unlimited)`,
   limitReached: (limit: number, leftAlone: number) =>
     `This month's ${limit} e-mails are used: ${leftAlone} new ${leftAlone === 1 ? 'message was' : 'messages were'} left in your inbox untouched. Filtering resumes next month, or as soon as you upgrade.`,
+  planDialogTitle: 'Complete Setup - Choose Your Plan',
+  planDialogDescription: 'Your mailbox is connected. Choose how much of your mail Inbox Guard filters.',
+  planDialogLimitReached: (limit: number) =>
+    `This month's ${limit} free e-mails are used, so new mail stays in your inbox untouched. Upgrade to filter every message, or carry on and filtering resumes next month.`,
+  planDialogPastDue: 'Your last payment did not go through. Update your payment method to keep Standard, or filtering pauses 7 days after the failed payment.',
+  planDialogLoadError: 'Could not load subscription data. You can still proceed with plan selection.',
+  continueFree: (limit: number) => `Continue with the free plan (${limit} e-mails a month)`,
+  updatePayment: 'Update payment method',
+  notNow: 'Not now',
+  continueFreeError: (message: string) => `Could not save your choice: ${message}`,
+  checkoutActivating: 'Payment received. Activating your Standard plan...',
+  checkoutActivated: 'You are on the Standard plan: every new message is filtered.',
+  checkoutSlow: 'Your payment went through, but the plan has not switched yet. It will within a few minutes; reload this page to check.',
+  checkoutCanceled: 'Checkout canceled: your plan has not changed.',
 } as const
 
 /** SPEC 4: active and trialing show Active; past_due Past Due; canceled Canceled; others raw. */

@@ -56,6 +56,7 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
       subscription: { planId: 'free', planName: 'Free', status: 'active', emailLimit: 10, cancelAtPeriodEnd: false, currentPeriodEnd: null },
       usage: { emailsProcessed: 0, percentUsed: 0, emailsLeftAlone: 0 },
       invoice: null,
+      planPrompt: { billingAvailable: true, freePlanChosen: false, dismissedThisMonth: false },
     })
     const now = new Date()
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15))
@@ -68,6 +69,23 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
     const portal = await post('/_api/billing/portal', {}, sid)
     expect(portal.statusCode).toBe(400)
     expect(portal.json().error).toBe('You are on the free plan: there is no billing to manage.')
+  })
+
+  it('remembers "Continue with the free plan" per user; dismissed with the limit reached, the dialog stays shut for the month only', async () => {
+    const { sid: chooserSid, user: chooser } = await signIn(ctx, 'google', { email: 'chooser@example.com' })
+    expect((await post('/_api/billing/continue-free', {})).statusCode).toBe(401)
+    const first = await post('/_api/billing/continue-free', {}, chooserSid)
+    expect(first.statusCode).toBe(200)
+    expect(first.json().planPrompt).toEqual({ billingAvailable: true, freePlanChosen: true, dismissedThisMonth: false })
+    expect(((await get(chooserSid)).json() as SubscriptionResponse).planPrompt).toEqual({ billingAvailable: true, freePlanChosen: true, dismissedThisMonth: false })
+    // Someone else's choice is theirs alone.
+    expect(((await get(otherSid)).json() as SubscriptionResponse).planPrompt.freePlanChosen).toBe(false)
+
+    // The limit reached: the client reopens the dialog; dismissing it again holds for this month.
+    await ctx.db.insert(usageCounts).values({ userId: chooser.id, month: usageMonth(new Date()), emailsProcessed: 10, emailsLeftAlone: 2 })
+    expect(((await get(chooserSid)).json() as SubscriptionResponse).planPrompt.dismissedThisMonth).toBe(false)
+    expect((await post('/_api/billing/continue-free', {}, chooserSid)).json().planPrompt.dismissedThisMonth).toBe(true)
+    expect(((await get(chooserSid)).json() as SubscriptionResponse).planPrompt).toEqual({ billingAvailable: true, freePlanChosen: true, dismissedThisMonth: true })
   })
 
   it('refuses the team plan and an unknown plan with a clear message', async () => {
@@ -177,4 +195,22 @@ describe.each(testDatabaseKinds())('billing on the local Stripe (SPEC 3, 7; issu
     expect(await decidedIds()).not.toContain(ids[10])
     expect(((await get(limitedSid)).json() as SubscriptionResponse).usage).toMatchObject({ emailsProcessed: 11, emailsLeftAlone: 1 })
   })
+})
+
+describe('billing without Stripe configured (issue 16)', () => {
+  let ctx: TestApp
+  afterAll(async () => {
+    await ctx?.close()
+  })
+
+  it('says plans cannot be bought here and shows no limit, since the pipeline enforces none', async () => {
+    ctx = await createTestApp('pglite')
+    const { sid } = await signIn(ctx, 'google', { email: 'nobilling@example.com' })
+    const body = (await ctx.app.inject({ method: 'GET', url: '/_api/billing/subscription', cookies: { sid } })).json() as SubscriptionResponse
+    expect(body.subscription).toMatchObject({ planId: 'free', emailLimit: null })
+    expect(body.planPrompt.billingAvailable).toBe(false)
+    const checkout = await ctx.app.inject({ method: 'POST', url: '/_api/billing/create-checkout', headers: { 'x-requested-with': 'XMLHttpRequest' }, cookies: { sid }, payload: { planId: 'standard' } })
+    expect(checkout.statusCode).toBe(502)
+    expect(checkout.json().error).toBe('Billing is not available right now.')
+  }, 60_000)
 })

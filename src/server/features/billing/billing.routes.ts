@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { contractRoute } from '#server/lib/contract-route.ts'
 import { requireUser } from '#server/plugins/session.ts'
-import { billingPortalContract, createCheckoutContract, subscriptionContract } from '#shared/api/billing.ts'
+import { billingPortalContract, continueFreeContract, createCheckoutContract, subscriptionContract } from '#shared/api/billing.ts'
 import { BillingError, type BillingService } from './billing.service.ts'
 
 /** SPEC 7 "Billing" and the Stripe webhook (issue 16). */
 export function registerBillingRoutes(app: FastifyInstance, { billing }: { billing: BillingService }) {
   contractRoute(app, subscriptionContract, { preValidation: requireUser }, async (request) => billing.readSubscription(request.user!.id))
+
+  contractRoute(app, continueFreeContract, { preValidation: requireUser }, async (request) => billing.continueFree(request.user!.id))
 
   contractRoute(app, createCheckoutContract, { preValidation: requireUser }, async (request, reply) => {
     try {

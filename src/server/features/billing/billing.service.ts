@@ -91,6 +91,7 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
   const free = PLANS.find((p) => p.id === 'free')!
   const standard = PLANS.find((p) => p.id === 'standard')!
   const appUrl = config.appUrl.replace(/\/+$/, '')
+  const billingAvailable = stripe !== null && Boolean(config.stripe.standardPriceId)
 
   const requireStripe = () => {
     if (!stripe) throw new BillingError(502, 'billing_unavailable', 'Billing is not available right now.')
@@ -103,17 +104,19 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
   }
 
   async function readSubscription(userId: number, now: Date = new Date()): Promise<SubscriptionResponse> {
-    const [account, [usage], [invoice]] = await Promise.all([
+    const [account, [usage], [invoice], [user]] = await Promise.all([
       accountOf(userId),
       db
         .select({ emailsProcessed: usageCounts.emailsProcessed, emailsLeftAlone: usageCounts.emailsLeftAlone })
         .from(usageCounts)
         .where(and(eq(usageCounts.userId, userId), eq(usageCounts.month, usageMonth(now)))),
       db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(desc(invoices.createdAt)).limit(1),
+      db.select({ chosenAt: users.freePlanChosenAt, dismissedMonth: users.planPromptDismissedMonth }).from(users).where(eq(users.id, userId)),
     ])
     const paid = account?.planId === 'standard' && PAID_STATES.has(account.status)
     // Past due beyond its grace: shown as Standard / Past Due, but limited like the free plan.
-    const limited = !unlimitedNow(account, now)
+    // Without billing configured nothing can be bought, so the pipeline enforces no limit either.
+    const limited = billingAvailable && !unlimitedNow(account, now)
     const plan = paid ? standard : free
     const emailLimit = limited ? free.emailLimit : null
     const emailsProcessed = usage?.emailsProcessed ?? 0
@@ -134,7 +137,32 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
       invoice: invoice
         ? { amountCents: invoice.amountCents, currency: invoice.currency, status: invoice.status, date: invoice.createdAt.toISOString(), hostedUrl: invoice.hostedUrl }
         : null,
+      planPrompt: {
+        billingAvailable,
+        freePlanChosen: Boolean(user?.chosenAt),
+        dismissedThisMonth: user?.dismissedMonth === usageMonth(now),
+      },
     }
+  }
+
+  /**
+   * "Continue with the free plan": remembered, so the dialog stays shut. Dismissed while the free limit
+   * is reached (or a payment is overdue), it also stays shut for the rest of this month.
+   */
+  async function continueFree(userId: number, now: Date = new Date()): Promise<{ planPrompt: SubscriptionResponse['planPrompt'] }> {
+    const current = await readSubscription(userId, now)
+    const { subscription, usage } = current
+    const limitReached = subscription.emailLimit !== null && usage.emailsProcessed >= subscription.emailLimit
+    const pastDue = subscription.status === 'past_due'
+    await db
+      .update(users)
+      .set({
+        freePlanChosenAt: sql`coalesce(${users.freePlanChosenAt}, ${now.toISOString()}::timestamptz)`,
+        ...(limitReached || pastDue ? { planPromptDismissedMonth: usageMonth(now) } : {}),
+        updatedAt: now,
+      })
+      .where(eq(users.id, userId))
+    return { planPrompt: { ...current.planPrompt, freePlanChosen: true, dismissedThisMonth: current.planPrompt.dismissedThisMonth || limitReached || pastDue } }
   }
 
   /** The user's Stripe customer, created once (an idempotency key keeps two racing requests to one). */
@@ -262,7 +290,7 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
     return { planId: state.planId, status: state.status }
   }
 
-  return { readSubscription, createCheckout, portal, receiveWebhook, syncCustomer }
+  return { readSubscription, continueFree, createCheckout, portal, receiveWebhook, syncCustomer }
 }
 
 export type BillingService = ReturnType<typeof createBillingService>

@@ -9,11 +9,13 @@ const free: SubscriptionResponse = {
   subscription: { planId: 'free', planName: 'Free', status: 'active', emailLimit: 10, cancelAtPeriodEnd: false, currentPeriodEnd: null },
   usage: { emailsProcessed: 7, percentUsed: 70, emailsLeftAlone: 0 },
   invoice: null,
+  planPrompt: { billingAvailable: true, freePlanChosen: true, dismissedThisMonth: false },
 }
 const standard = (over: Partial<SubscriptionResponse['subscription']> = {}): SubscriptionResponse => ({
   subscription: { planId: 'standard', planName: 'Standard', status: 'active', emailLimit: null, cancelAtPeriodEnd: false, currentPeriodEnd: '2026-12-29T10:00:00.000Z', ...over },
   usage: { emailsProcessed: 1234, percentUsed: 0, emailsLeftAlone: 0 },
   invoice: { amountCents: 499, currency: 'usd', status: 'paid', date: '2026-11-29T10:00:00.000Z', hostedUrl: null },
+  planPrompt: { billingAvailable: true, freePlanChosen: false, dismissedThisMonth: false },
 })
 
 describe('Billing & Usage card (SPEC 4 "Subscription status display")', () => {
