@@ -35,7 +35,8 @@ export interface AuditEventInput {
 
 /**
  * Appends one audit row. Rows are immutable (the admin panel says so, SPEC 2): this module offers
- * no update or delete, and no other code writes to audit_events.
+ * no update or delete. Only two named maintenance paths change audit rows: the seven-year purge
+ * (`purgeAuditEventsPastRetention`, features/retention) and the admin's token redaction.
  */
 export async function recordAuditEvent(db: Database, input: AuditEventInput): Promise<void> {
   // Values can come from a request (a provider's error parameter, a user agent): an audit record must

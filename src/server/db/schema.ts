@@ -187,7 +187,12 @@ export const pushReceipts = pgTable(
     mailboxId: integer('mailbox_id').references(() => mailboxes.id, { onDelete: 'cascade' }),
     receivedAt: ts('received_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('push_receipts_source_key_idx').on(t.source, t.dedupeKey), index('push_receipts_mailbox_received_idx').on(t.mailboxId, t.receivedAt)],
+  (t) => [
+    uniqueIndex('push_receipts_source_key_idx').on(t.source, t.dedupeKey),
+    index('push_receipts_mailbox_received_idx').on(t.mailboxId, t.receivedAt),
+    // The daily retention purge finds rows by age (docs/decisions/016-data-retention.md).
+    index('push_receipts_received_idx').on(t.receivedAt),
+  ],
 )
 
 /** SPEC 3 "Settings": one row per user, created with the defaults (src/shared/api/settings.ts) on first read. */
@@ -282,6 +287,8 @@ export const decisions = pgTable(
   (t) => [
     uniqueIndex('decisions_mailbox_message_idx').on(t.mailboxId, t.providerMessageId),
     index('decisions_user_decided_idx').on(t.userId, t.decidedAt),
+    // The daily retention purge finds rows by age (docs/decisions/016-data-retention.md).
+    index('decisions_decided_idx').on(t.decidedAt),
     index('decisions_pending_idx').on(t.mailboxId, t.appliedAt),
   ],
 )
@@ -368,7 +375,7 @@ export const syncRuns = pgTable(
     outcome: text('outcome'),
     decided: integer('decided').notNull().default(0),
   },
-  (t) => [index('sync_runs_mailbox_started_idx').on(t.mailboxId, t.startedAt)],
+  (t) => [index('sync_runs_mailbox_started_idx').on(t.mailboxId, t.startedAt), index('sync_runs_started_idx').on(t.startedAt)],
 )
 
 /** SPEC 3 "Audit log entry". Append-only: the application never updates or deletes these rows. */

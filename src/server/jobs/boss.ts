@@ -2,6 +2,7 @@ import { PgBoss, fromPglite } from 'pg-boss'
 import { z } from 'zod'
 import type { Database, DatabaseHandle } from '#server/db/client.ts'
 import { cleanupExpiredSessions } from '#server/features/auth/session-cleanup.service.ts'
+import { purgeExpiredData } from '#server/features/retention/retention.service.ts'
 import { recordJobRun } from './job-runs.ts'
 import { BILLING_SYNC_QUEUE, BillingSyncPayloadSchema } from './billing-sync.job.ts'
 import { MAILBOX_SYNC_QUEUE, mailboxJobs, runMailboxSyncJob, type Later, type SyncJobOutcome, type SyncReason } from './mailbox-sync.job.ts'
@@ -18,11 +19,15 @@ export const JOB_NAMES = {
   pushRenewal: 'push-renewal',
   mailboxSweep: 'mailbox-sweep',
   heartbeatWatchdog: 'heartbeat-watchdog',
+  dataRetention: 'data-retention',
 } as const
 export type ScheduledJobName = (typeof JOB_NAMES)[keyof typeof JOB_NAMES]
 
 /** Hourly, at minute 0 UTC (SPEC 9 session cleanup). */
 export const SESSION_CLEANUP_CRON = '0 * * * *'
+
+/** Daily at 03:30 UTC: deletes data past its retention period (docs/decisions/016-data-retention.md). */
+export const DATA_RETENTION_CRON = '30 3 * * *'
 
 /**
  * The schedules (UTC) of the jobs that keep push alive (issue 14, docs/decisions/014): renewal hourly
@@ -34,6 +39,7 @@ export const SCHEDULES: Record<ScheduledJobName, { cron: string; intervalMinutes
   'push-renewal': { cron: '15 * * * *', intervalMinutes: 60 },
   'mailbox-sweep': { cron: '*/5 * * * *', intervalMinutes: 5 },
   'heartbeat-watchdog': { cron: '*/10 * * * *', intervalMinutes: 10 },
+  'data-retention': { cron: DATA_RETENTION_CRON, intervalMinutes: 1440 },
 }
 
 /** Job payloads are validated (STYLE.md 13); the scheduled jobs carry none they need. */
@@ -43,6 +49,11 @@ const ScheduledPayloadSchema = z.object({}).passthrough()
 export async function runSessionCleanupJob(db: Database, payload: unknown) {
   ScheduledPayloadSchema.parse(payload ?? {})
   return recordJobRun(db, JOB_NAMES.sessionCleanup, async () => ({ ...(await cleanupExpiredSessions(db)) }))
+}
+
+export async function runDataRetentionJob(db: Database, payload: unknown) {
+  ScheduledPayloadSchema.parse(payload ?? {})
+  return recordJobRun(db, JOB_NAMES.dataRetention, async () => ({ ...(await purgeExpiredData(db)) }))
 }
 
 /** What the workers run: the pipeline and the health jobs (src/server/services.ts). */
@@ -102,6 +113,7 @@ export async function startJobs({ handle, logger, tasks, work = true, pollingInt
     [JOB_NAMES.pushRenewal, tasks.renewPush],
     [JOB_NAMES.mailboxSweep, tasks.sweep],
     [JOB_NAMES.heartbeatWatchdog, tasks.watchdog],
+    [JOB_NAMES.dataRetention, async () => ({ ...(await purgeExpiredData(handle.db)) })],
   ]
   for (const [name] of scheduled) {
     await boss.createQueue(name, { policy: 'singleton', retryLimit: 2 })
