@@ -10,10 +10,18 @@ const pages = [
 ]
 
 for (const { path, text } of pages) {
-  test(`${path} answers 200 and shows "${text}"`, async ({ page }) => {
+  test(`${path} answers 200 and shows "${text}", with no Content Security Policy violation`, async ({ page }) => {
+    // The page reports violations of its own policy as a DOM event; record them before anything runs.
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
     const response = await page.goto(path)
     expect(response?.status()).toBe(200)
     await expect(page.getByText(text).first()).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeAttached()
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' })).toBeVisible()
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' })).toBeVisible()

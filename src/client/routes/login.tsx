@@ -1,4 +1,5 @@
-import { Link } from 'react-router'
+import { useState } from 'react'
+import { Link, Navigate } from 'react-router'
 import { ShieldCheck } from 'lucide-react'
 import { PageMeta } from '#client/components/page-meta.tsx'
 import { Button } from '#client/components/ui/button.tsx'
@@ -6,8 +7,24 @@ import { Card, CardContent } from '#client/components/ui/card.tsx'
 import { SignInPanel } from '#client/features/auth/components/sign-in-panel.tsx'
 import { useAuth } from '#client/features/auth/hooks/use-auth.ts'
 
+/**
+ * Whether the visitor arrived already signed in: decided once, when the session check first answers,
+ * so a sign-in made on this page keeps its own 200 ms redirect (SPEC 2) instead of this one.
+ */
+function useArrivedSignedIn(status: ReturnType<typeof useAuth>['status']): boolean | null {
+  const [arrived, setArrived] = useState<boolean | null>(null)
+  if (arrived === null && status !== 'loading') {
+    const signedIn = status === 'authenticated'
+    setArrived(signedIn)
+    return signedIn
+  }
+  return arrived
+}
+
 export default function LoginPage() {
   const auth = useAuth()
+  // A signed-in user has nothing to do here (issue 17): the dashboard.
+  if (useArrivedSignedIn(auth.status)) return <Navigate to="/dashboard" replace />
   return (
     <>
       <PageMeta
