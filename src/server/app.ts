@@ -9,6 +9,9 @@ import type { Database } from '#server/db/client.ts'
 import { registerAppInfoRoutes } from '#server/features/app-info/app-info.routes.ts'
 import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
 import { registerBillingRoutes } from '#server/features/billing/billing.routes.ts'
+import { registerSessionRoutes } from '#server/features/sessions/sessions.routes.ts'
+import { registerAccountRoutes } from '#server/features/account/account.routes.ts'
+import { createAccountService } from '#server/features/account/account.service.ts'
 import { createAuthService } from '#server/features/auth/auth.service.ts'
 import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
 import { registerDemoRoutes, type DemoMailboxes } from '#server/features/demo/demo.routes.ts'
@@ -137,6 +140,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWebhookRoutes(app, { webhooks: createWebhookService({ db, config, mailboxes, log: app.log }) })
   registerSettingsRoutes(app, { db, mailboxes, pollRateLimit: deps.pollRateLimit })
   registerBillingRoutes(app, { billing: deps.services.billing })
+  registerSessionRoutes(app, { db })
+  registerAccountRoutes(app, { config, db, account: createAccountService({ db, mailboxes, billing: deps.services.billing, log: app.log }) })
   registerDomainListRoutes(app, { db })
   registerActivityRoutes(app, { activity })
   registerHealthRoutes(app, { health })

@@ -17,11 +17,18 @@ export async function signInThroughPopup(page: Page, providerButton: string, ema
   await closed
 }
 
-/** Signs in with demo Google from /login and lands on the dashboard. */
-export async function signIn(page: Page, email: string, name?: string) {
+/**
+ * Signs in with demo Google from /login and lands on the dashboard; a new account is welcomed by the
+ * onboarding dialog, which 'Get Started' completes (onboarding.spec.ts tests it on its own).
+ */
+export async function signIn(page: Page, email: string, name?: string, { completeOnboarding = true } = {}) {
   await page.goto('/login')
   await signInThroughPopup(page, 'Continue with Google', email, name)
   await expect(page).toHaveURL('/dashboard')
+  if (!completeOnboarding) return
+  const welcome = page.getByRole('dialog', { name: 'Welcome to Inbox Guard' })
+  await welcome.getByRole('button', { name: 'Get Started' }).click()
+  await expect(welcome).toBeHidden()
 }
 
 /**

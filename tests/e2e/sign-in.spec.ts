@@ -14,6 +14,12 @@ for (const [provider, button] of [
     await signInThroughPopup(page, button, email)
 
     await expect(page).toHaveURL('/dashboard')
+    // A new account is welcomed once (SPEC 4 "Onboarding").
+    const welcome = page.getByRole('dialog', { name: 'Welcome to Inbox Guard' })
+    await expect(welcome).toBeVisible()
+    await expect(welcome.getByRole('listitem')).toHaveCount(4)
+    await welcome.getByRole('button', { name: 'Get Started' }).click()
+    await expect(welcome).toBeHidden()
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
     await expect(page.getByText(email)).toBeVisible()
     await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible()
@@ -22,6 +28,15 @@ for (const [provider, button] of [
     await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toBeVisible()
     const session = await page.request.get('/_api/auth/session')
     expect(await session.json()).toEqual({ user: null })
+
+    // Signing in again: no welcome this time; and /login sends a signed-in user to the dashboard.
+    await page.goto('/login')
+    await signInThroughPopup(page, button, email)
+    await expect(page).toHaveURL('/dashboard')
+    await expect(page.getByRole('region', { name: 'Account Settings' })).toBeVisible()
+    await expect(welcome).toBeHidden()
+    await page.goto('/login')
+    await expect(page).toHaveURL('/dashboard')
   })
 }
 
@@ -32,6 +47,7 @@ test('a second provider with the same email shows the Account Already Exists car
   await page.goto('/login')
   await signInThroughPopup(page, 'Continue with Google', email)
   await expect(page).toHaveURL('/dashboard')
+  await page.getByRole('dialog', { name: 'Welcome to Inbox Guard' }).getByRole('button', { name: 'Get Started' }).click()
   await page.getByRole('button', { name: 'Sign Out' }).click()
   await expect(page.getByRole('banner').getByRole('link', { name: 'Log In' })).toBeVisible()
 

@@ -1,5 +1,6 @@
-import { useState, type ReactNode } from 'react'
-import { Link } from 'react-router'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { Link, useNavigate } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
 import { LogIn, LogOut } from 'lucide-react'
 import { CardErrorFallback, ErrorBoundary } from '#client/components/error-boundary.tsx'
 import type { SessionUser } from '#shared/api/auth.ts'
@@ -15,7 +16,14 @@ import { ActivityChartCard } from '#client/features/activity/components/activity
 import { FilteredMailCard } from '#client/features/activity/components/filtered-mail-card.tsx'
 import { useRefreshActivity } from '#client/features/activity/hooks/use-refresh-activity.ts'
 import { ACTIVITY_MESSAGES } from '#client/features/activity/messages.ts'
+import { sessionQueryOptions } from '#client/features/auth/api/get-session.ts'
 import { useLogout } from '#client/features/auth/api/logout.ts'
+import { AccountSettingsCard } from '#client/features/account/components/account-settings-card.tsx'
+import { DangerZone } from '#client/features/account/components/danger-zone.tsx'
+import { DataRetentionPolicy } from '#client/features/account/components/data-retention-policy.tsx'
+import { ACCOUNT_MESSAGES } from '#client/features/account/messages.ts'
+import { OnboardingDialog } from '#client/features/onboarding/components/onboarding-dialog.tsx'
+import { ActiveSessions } from '#client/features/sessions/components/active-sessions.tsx'
 import { useAuth, type AuthState } from '#client/features/auth/hooks/use-auth.ts'
 import { DomainListCard } from '#client/features/domain-lists/components/domain-list-card.tsx'
 import { DOMAIN_LIST_MESSAGES } from '#client/features/domain-lists/messages.ts'
@@ -33,6 +41,32 @@ import { SETTINGS_MESSAGES } from '#client/features/settings/messages.ts'
 import { WaitlistDialog } from '#client/features/waitlist/components/waitlist-dialog.tsx'
 
 const DASHBOARD_DESCRIPTION = 'Manage your email filtering preferences and view your stats.'
+
+/** After deleting the account the user goes to /login this long after the toast (SPEC 9 "Timing"). */
+export const POST_DELETION_REDIRECT_MS = 2_000
+
+/**
+ * What the page does after an account deletion (SPEC 4 "Account deletion"): logout (its failure
+ * ignored), then /login after 2 s, replacing history.
+ */
+function useAfterDeletion() {
+  const logout = useLogout()
+  const navigate = useNavigate()
+  const timer = useRef<number | undefined>(undefined)
+  useEffect(() => () => window.clearTimeout(timer.current), [])
+  return () => {
+    logout.mutate(undefined, { onError: () => undefined })
+    timer.current = window.setTimeout(() => void navigate('/login', { replace: true }), POST_DELETION_REDIRECT_MS)
+  }
+}
+
+/** The welcome dialog for a user who has not completed onboarding; completing marks the cached user. */
+function Onboarding({ user }: { user: SessionUser }) {
+  const queryClient = useQueryClient()
+  const markCompleted = () =>
+    queryClient.setQueryData(sessionQueryOptions().queryKey, (current: SessionUser | null | undefined) => (current ? { ...current, hasCompletedOnboarding: true } : current))
+  return <OnboardingDialog open={!user.hasCompletedOnboarding} onCompleted={markCompleted} />
+}
 
 /** Stand-in for the cards while loading or signed out (SPEC 2 "/dashboard"). */
 function DashboardSkeleton() {
@@ -89,7 +123,7 @@ function CardBoundary({ title, wide, children }: { title: string; wide?: boolean
  * cache) to tell the settings feature's polling whether a mailbox is connected, and hands it the
  * activity feature's refresh for when a poll queues new mail.
  */
-function SignedInCards({ user }: { user: SessionUser }) {
+function SignedInCards({ user, afterDeletion }: { user: SessionUser; afterDeletion: () => void }) {
   const gmail = useGmailStatus()
   const outlook = useOutlookStatus()
   const connected = gmail.data?.status === 'connected' || outlook.data?.status === 'connected'
@@ -101,7 +135,9 @@ function SignedInCards({ user }: { user: SessionUser }) {
 
   return (
     <>
-      <BillingPrompt mailboxConnected={connected} suppressed={confirmingCheckout} onJoinWaitlist={() => setWaitlistOpen(true)} />
+      <Onboarding user={user} />
+      {/* A first visit welcomes before it asks for a plan. */}
+      <BillingPrompt mailboxConnected={connected && user.hasCompletedOnboarding} suppressed={confirmingCheckout} onJoinWaitlist={() => setWaitlistOpen(true)} />
       <WaitlistDialog open={waitlistOpen} onOpenChange={setWaitlistOpen} defaultName={user.displayName} defaultEmail={user.email} />
       <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
         <CardBoundary title={MAILBOX_MESSAGES.cardTitle} wide>
@@ -132,6 +168,18 @@ function SignedInCards({ user }: { user: SessionUser }) {
         <CardBoundary title={ACTIVITY_MESSAGES.chartTitle} wide>
           <ActivityChartCard className="md:col-span-2" />
         </CardBoundary>
+        <CardBoundary title={ACCOUNT_MESSAGES.cardTitle} wide>
+          <AccountSettingsCard className="md:col-span-2">
+            <section aria-labelledby="active-sessions-title" className="flex flex-col gap-3">
+              <h4 id="active-sessions-title" className="text-base font-semibold text-ink">
+                Active Sessions
+              </h4>
+              <ActiveSessions />
+            </section>
+            <DataRetentionPolicy />
+            <DangerZone email={user.email} onDeleted={afterDeletion} />
+          </AccountSettingsCard>
+        </CardBoundary>
       </section>
     </>
   )
@@ -139,6 +187,8 @@ function SignedInCards({ user }: { user: SessionUser }) {
 
 export default function DashboardPage() {
   const auth = useAuth()
+  // Here, not in the cards: logging out unmounts them, and the redirect must still happen.
+  const afterDeletion = useAfterDeletion()
   // SPEC 8 "Dashboard URL errors": error, error_description and message in the URL.
   useUrlErrorToast()
   return (
@@ -155,7 +205,7 @@ export default function DashboardPage() {
 
         {auth.status === 'authenticated' ? (
           // Billing and account settings are added to SignedInCards the same way.
-          <SignedInCards user={auth.user} />
+          <SignedInCards user={auth.user} afterDeletion={afterDeletion} />
         ) : (
           <div className="mt-8" role="status" aria-label={auth.status === 'loading' ? 'Loading dashboard' : 'Sign in to see your dashboard'}>
             {auth.status === 'unauthenticated' && (

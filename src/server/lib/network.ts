@@ -1,4 +1,5 @@
-import { isIP } from 'node:net'
+import { BlockList, isIP } from 'node:net'
+import geoip from 'fast-geoip'
 
 /** Strips the IPv4-mapped IPv6 prefix Node reports for IPv4 clients on dual-stack sockets. */
 export function normalizeIp(ip: string | undefined): string | null {
@@ -30,7 +31,54 @@ export function isPrivateAddress(ip: string | null): boolean {
 }
 
 /**
- * The "location" shown in the Active Sessions list (SPEC 3). We have no geo-IP database, so only
- * loopback/private networks are named; everything else is honestly 'Unknown'.
+ * Special-purpose IPv4 blocks (RFC 6890) besides the private ones above: no client comes from them,
+ * and fast-geoip would place them anyway, because it stores only where each range starts, so a gap
+ * reads as the range before it (192.0.2.1 would be 'MX').
  */
-export const describeLocation = (ip: string | null) => (isPrivateAddress(ip) ? 'Local network' : 'Unknown')
+const UNPLACEABLE_IPV4 = new BlockList()
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 3], // multicast, reserved and broadcast
+] as const) {
+  UNPLACEABLE_IPV4.addSubnet(network, prefix, 'ipv4')
+}
+
+/** A sign-in waits at most this long for the geo-IP lookup; then the location is 'Unknown'. */
+const GEO_LOOKUP_TIMEOUT_MS = 500
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, ms, null)
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * The "location" shown in the Active Sessions list (SPEC 3): 'São Paulo, BR', or just 'US' when the
+ * database knows no city. The data is GeoLite2 as shipped inside the fast-geoip package (nothing is
+ * downloaded at run time); it is read lazily, about 50 KB of small index files per lookup, so it
+ * costs no memory at rest, unlike geoip-lite's 100 MB table. Loopback and private networks stay
+ * 'Local network'; anything else the lookup cannot place, including every IPv6 address (fast-geoip
+ * reads IPv4 only and would misread one), is 'Unknown'. Never throws: a sign-in must not fail here.
+ */
+export async function describeLocation(ip: string | null): Promise<string> {
+  if (isPrivateAddress(ip)) return 'Local network'
+  if (!ip || isIP(ip) !== 4 || UNPLACEABLE_IPV4.check(ip, 'ipv4')) return 'Unknown'
+  try {
+    const found = await withTimeout(geoip.lookup(ip), GEO_LOOKUP_TIMEOUT_MS)
+    if (!found?.country) return 'Unknown'
+    return found.city ? `${found.city}, ${found.country}` : found.country
+  } catch {
+    return 'Unknown'
+  }
+}

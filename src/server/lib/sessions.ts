@@ -44,7 +44,7 @@ export async function createSession(db: Database, ctx: NewSessionContext) {
     userId: ctx.userId,
     ...device,
     ipAddress: ctx.ipAddress,
-    location: describeLocation(ctx.ipAddress),
+    location: await describeLocation(ctx.ipAddress),
     createdAt: now,
     lastAccessed: now,
     expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_MS),

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import Stripe from 'stripe'
+import { recordAuditEvent } from '#server/audit/audit-log.ts'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { billingAccounts, invoices, stripeEvents, usageCounts, users } from '#server/db/schema.ts'
@@ -274,6 +275,19 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
       updatedAt: new Date(),
     }
     await db.update(billingAccounts).set(state).where(eq(billingAccounts.id, account.id))
+    if (account.userId !== null && (account.planId !== state.planId || account.status !== state.status || account.cancelAtPeriodEnd !== state.cancelAtPeriodEnd)) {
+      await recordAuditEvent(db, {
+        eventType: 'USER_UPDATED',
+        eventCategory: 'USER_MANAGEMENT',
+        severity: state.status === 'past_due' ? 'WARNING' : 'INFO',
+        userId: account.userId,
+        action: 'PLAN_CHANGED',
+        success: true,
+        resourceType: 'subscription',
+        resourceId: state.stripeSubscriptionId,
+        metadata: { from: { planId: account.planId, status: account.status }, to: { planId: state.planId, status: state.status, cancelAtPeriodEnd: state.cancelAtPeriodEnd } },
+      })
+    }
     const { data: recent } = await client.invoices.list({ customer: customerId, limit: 5 })
     for (const invoice of recent) {
       const values = {
@@ -290,7 +304,28 @@ export function createBillingService({ db, config, stripe, enqueueCustomerSync }
     return { planId: state.planId, status: state.status }
   }
 
-  return { readSubscription, continueFree, createCheckout, portal, receiveWebhook, syncCustomer }
+  /**
+   * Account deletion (issue 17): ends every live subscription at Stripe now, so nothing is charged
+   * again, and removes the personal fields Stripe holds for the customer. The billing records stay
+   * (seven years) and lose the user id when the user row goes. Throws before anything changes here
+   * when Stripe cannot be reached, so the account stays whole and the request can be retried.
+   */
+  async function closeForDeletion(userId: number): Promise<void> {
+    const account = await accountOf(userId)
+    if (!account || !stripe) return
+    try {
+      const { data } = await stripe.subscriptions.list({ customer: account.stripeCustomerId, status: 'all', limit: 20 })
+      for (const subscription of data) {
+        if (subscription.status !== 'canceled' && subscription.status !== 'incomplete_expired') await stripe.subscriptions.cancel(subscription.id)
+      }
+      await stripe.customers.update(account.stripeCustomerId, { email: '', name: '', metadata: { userId: '' } })
+    } catch {
+      throw new BillingError(502, 'billing_unreachable', 'Stripe could not be reached to cancel your subscription, so nothing was deleted. Please try again in a moment.')
+    }
+    await db.update(billingAccounts).set({ status: 'canceled', planId: 'free', cancelAtPeriodEnd: false, updatedAt: new Date() }).where(eq(billingAccounts.id, account.id))
+  }
+
+  return { readSubscription, continueFree, closeForDeletion, createCheckout, portal, receiveWebhook, syncCustomer }
 }
 
 export type BillingService = ReturnType<typeof createBillingService>

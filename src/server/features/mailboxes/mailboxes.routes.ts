@@ -121,7 +121,7 @@ export function registerMailboxRoutes(app: FastifyInstance, { config, mailboxes,
     })
 
     contractRoute(app, CONTRACTS[provider].disconnect, { preValidation: requireUser }, async (request, reply) => {
-      const result = await mailboxes.disconnect(request.user!.id, provider)
+      const result = await mailboxes.disconnect(request.user!.id, provider, requestContext(request))
       if (!result) return reply.code(404).send({ error: `No ${mailboxes.label(provider)} account is connected.`, code: 'not_connected' })
       return { success: true as const, ...result }
     })

@@ -229,7 +229,7 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
       // Demo mode: the demo mail arrives now, after the cursor, so the first sync decides it.
       await demoMailboxes?.prepare(provider, email, { arriving: true })
       await jobs.enqueueSync(mailboxId, 'connect').catch((error: unknown) => log.warn({ mailboxId, err: error }, 'could not queue the first sync'))
-      await audit(userId, provider, ctx, true)
+      await audit(userId, provider, ctx, true, undefined, undefined, sameMailbox ? 'MAILBOX_RECONNECTED' : 'MAILBOX_CONNECTED')
       log.info({ mailboxId, provider }, 'mailbox connected')
       return { email, status: 'connected' }
     } catch (error) {
@@ -250,13 +250,21 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
     return new MailboxConnectError('server_error', `${label(provider)} could not be reached. Please try again in a few minutes.`, 502, `${step}: ${(error as Error).name}`)
   }
 
-  async function audit(userId: number, provider: MailProviderName, ctx: ConnectContext, success: boolean, errorCode?: string, reason?: string) {
+  async function audit(
+    userId: number,
+    provider: MailProviderName,
+    ctx: ConnectContext,
+    success: boolean,
+    errorCode?: string,
+    reason?: string,
+    action: 'MAILBOX_CONNECTED' | 'MAILBOX_RECONNECTED' | 'MAILBOX_CONNECT_FAILED' = 'MAILBOX_CONNECT_FAILED',
+  ) {
     await recordAuditEvent(db, {
       eventType: 'SETTINGS_CHANGED',
       eventCategory: 'DATA_ACCESS',
       severity: success ? 'INFO' : 'WARNING',
       userId,
-      action: `mailbox_connect_${provider}`,
+      action,
       success,
       ipAddress: ctx.ipAddress,
       userAgent: ctx.userAgent,
@@ -453,7 +461,7 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
   }
 
   /** POST /_api/<provider>/disconnect: stops push, revokes the grant where possible, clears the tokens; settings and lists stay. */
-  async function disconnect(userId: number, provider: MailProviderName): Promise<{ warning?: string } | null> {
+  async function disconnect(userId: number, provider: MailProviderName, ctx?: ConnectContext): Promise<{ warning?: string } | null> {
     const row = await mailboxOf(userId)
     if (!row || row.provider !== provider || row.status === 'disconnected') return null
     const warnings: string[] = []
@@ -480,6 +488,20 @@ export function createMailboxService({ db, mail, cipher, jobs, log, demoMailboxe
       .set({ ...NO_CONNECTION, status: 'disconnected', updatedAt: new Date() })
       .where(eq(mailboxes.id, row.id))
     log.info({ mailboxId: row.id, provider }, 'mailbox disconnected')
+    if (ctx) {
+      await recordAuditEvent(db, {
+        eventType: 'SETTINGS_CHANGED',
+        eventCategory: 'DATA_ACCESS',
+        severity: 'INFO',
+        userId,
+        action: 'MAILBOX_DISCONNECTED',
+        success: true,
+        ipAddress: ctx.ipAddress,
+        userAgent: ctx.userAgent,
+        resourceType: 'mailbox',
+        metadata: { provider },
+      })
+    }
     return warnings.length > 0 ? { warning: warnings.join(' ') } : {}
   }
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Database } from '#server/db/client.ts'
 import { pushReceipts } from '#server/db/schema.ts'
 import type { MailboxService } from '#server/features/mailboxes/mailboxes.service.ts'
+import { auditRequest } from '#server/audit/audit-request.ts'
 import { contractRoute } from '#server/lib/contract-route.ts'
 import { requireUser } from '#server/plugins/session.ts'
 import { getSettingsContract, pollContract, updateSettingsContract } from '#shared/api/settings.ts'
@@ -25,6 +26,7 @@ export function registerSettingsRoutes(
   contractRoute(app, updateSettingsContract, { preValidation: requireUser }, async (request) => {
     const userId = request.user!.id
     const settings = await updateSettings(db, userId, request.body)
+    await auditRequest(db, request, { eventType: 'SETTINGS_CHANGED', eventCategory: 'USER_MANAGEMENT', action: 'SETTINGS_UPDATED', resourceType: 'settings', metadata: { fields: Object.keys(request.body).sort() } })
     return { ...settings, performanceMetrics: await performanceMetrics(db, userId) }
   })
 
