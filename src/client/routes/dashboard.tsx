@@ -171,9 +171,9 @@ function SignedInCards({ user, afterDeletion }: { user: SessionUser; afterDeleti
         <CardBoundary title={ACCOUNT_MESSAGES.cardTitle} wide>
           <AccountSettingsCard className="md:col-span-2">
             <section aria-labelledby="active-sessions-title" className="flex flex-col gap-3">
-              <h4 id="active-sessions-title" className="text-base font-semibold text-ink">
+              <h3 id="active-sessions-title" className="text-base font-semibold text-ink">
                 Active Sessions
-              </h4>
+              </h3>
               <ActiveSessions />
             </section>
             <DataRetentionPolicy />

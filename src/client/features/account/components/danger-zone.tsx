@@ -62,10 +62,10 @@ export function DangerZone({ email, onDeleted }: DangerZoneProps) {
 
   return (
     <section aria-labelledby="danger-zone-title" className="flex flex-col gap-3 rounded-xl border border-danger-200 bg-danger-50/40 p-4">
-      <h4 id="danger-zone-title" className="flex items-center gap-2 text-base font-semibold text-danger-800">
+      <h3 id="danger-zone-title" className="flex items-center gap-2 text-base font-semibold text-danger-800">
         <AlertTriangle aria-hidden className="size-4" />
         {ACCOUNT_MESSAGES.dangerTitle}
-      </h4>
+      </h3>
       <p className="text-sm text-ink">
         Deleting your account removes your mailbox connection, settings, lists, filtered-mail history and sessions, and cancels a paid plan at once. Mail in your mailbox stays where it is.
       </p>

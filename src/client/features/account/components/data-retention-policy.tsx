@@ -4,9 +4,9 @@ import { ACCOUNT_MESSAGES, RETENTION_ROWS } from '../messages.ts'
 export function DataRetentionPolicy() {
   return (
     <section aria-labelledby="retention-title" className="flex flex-col gap-3">
-      <h4 id="retention-title" className="text-base font-semibold text-ink">
+      <h3 id="retention-title" className="text-base font-semibold text-ink">
         {ACCOUNT_MESSAGES.retentionTitle}
-      </h4>
+      </h3>
       <dl className="divide-y divide-line rounded-xl border border-line">
         {RETENTION_ROWS.map((row) => (
           <div key={row.what} className="grid gap-1 p-3 sm:grid-cols-[1fr_auto] sm:gap-4">

@@ -8,11 +8,12 @@ export function DemoBanner() {
   const { data } = useAppInfo()
   if (!data?.demoMode) return null
   return (
-    <div role="note" className="bg-warning-50 text-warning-800 border-b border-warning-200">
-      <p className="mx-auto flex max-w-6xl items-center justify-center gap-2 px-4 py-1.5 text-center text-xs font-medium sm:text-sm">
+    // A labelled region, so it sits in a landmark like the rest of the page.
+    <section aria-label="Demo mode" className="bg-warning-50 text-warning-800 border-b border-warning-200">
+      <p role="note" className="mx-auto flex max-w-6xl items-center justify-center gap-2 px-4 py-1.5 text-center text-xs font-medium sm:text-sm">
         <FlaskConical aria-hidden className="size-4 shrink-0" />
         {DEMO_MODE_NOTICE}
       </p>
-    </div>
+    </section>
   )
 }

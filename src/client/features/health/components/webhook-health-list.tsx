@@ -116,10 +116,10 @@ export function WebhookHealthList({ now }: { now: number }) {
 
   return (
     <section aria-labelledby="webhooks-heading" className="flex flex-col gap-2">
-      <h4 id="webhooks-heading" className="flex items-center gap-2 text-sm font-semibold text-ink">
+      <h3 id="webhooks-heading" className="flex items-center gap-2 text-sm font-semibold text-ink">
         <Radio aria-hidden className="size-4 text-brand-600" />
         {HEALTH_MESSAGES.webhooksHeading}
-      </h4>
+      </h3>
       <p className="text-sm text-ink-muted">{HEALTH_MESSAGES.webhooksDescription}</p>
       {body}
     </section>

@@ -64,9 +64,9 @@ export function FilteringStatusCard({ className }: { className?: string }) {
               </div>
             </div>
             <section aria-labelledby="filtering-performance-title" className="flex flex-col gap-2">
-              <h4 id="filtering-performance-title" className="text-sm font-semibold text-ink">
+              <h3 id="filtering-performance-title" className="text-sm font-semibold text-ink">
                 {SETTINGS_MESSAGES.performanceHeading}
-              </h4>
+              </h3>
               <dl className="grid grid-cols-2 gap-3">
                 {(
                   [
