@@ -67,13 +67,12 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | null> {
  * The "location" shown in the Active Sessions list (SPEC 3): 'São Paulo, BR', or just 'US' when the
  * database knows no city. The data is GeoLite2 as shipped inside the fast-geoip package (nothing is
  * downloaded at run time); it is read lazily, about 50 KB of small index files per lookup, so it
- * costs no memory at rest, unlike geoip-lite's 100 MB table. Loopback and private networks stay
- * 'Local network'; anything else the lookup cannot place, including every IPv6 address (fast-geoip
- * reads IPv4 only and would misread one), is 'Unknown'. Never throws: a sign-in must not fail here.
+ * costs no memory at rest, unlike geoip-lite's 100 MB table. Loopback and private networks, and anything
+ * else the lookup cannot place, including every IPv6 address (fast-geoip reads IPv4 only and would
+ * misread one), are 'Unknown' (issue 17). Never throws: a sign-in must not fail here.
  */
 export async function describeLocation(ip: string | null): Promise<string> {
-  if (isPrivateAddress(ip)) return 'Local network'
-  if (!ip || isIP(ip) !== 4 || UNPLACEABLE_IPV4.check(ip, 'ipv4')) return 'Unknown'
+  if (!ip || isPrivateAddress(ip) || isIP(ip) !== 4 || UNPLACEABLE_IPV4.check(ip, 'ipv4')) return 'Unknown'
   try {
     const found = await withTimeout(geoip.lookup(ip), GEO_LOOKUP_TIMEOUT_MS)
     if (!found?.country) return 'Unknown'

@@ -101,7 +101,7 @@ describe.each(testDatabaseKinds())('sign-in flow (SPEC 4, 7, 8) on %s', (kind) =
       })
       const sid = cookieValue(established, 'sid') ?? ''
       const [row] = await ctx.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(sid)))
-      expect(row).toMatchObject({ deviceType: 'mobile', location: 'Local network', ipAddress: '127.0.0.1' })
+      expect(row).toMatchObject({ deviceType: 'mobile', location: 'Unknown', ipAddress: '127.0.0.1' })
       expect(row?.browser).toContain('Safari')
       expect(row?.os).toContain('iOS')
       expect((row!.expiresAt.getTime() - row!.createdAt.getTime()) / 3_600_000).toBe(24 * 7)

@@ -51,7 +51,7 @@ describe.each(testDatabaseKinds())('active sessions (SPEC 3 "Active session", SP
     const mine = await sessionsOf(first.sid)
     expect(mine).toHaveLength(5)
     expect(mine.filter((s) => s.isCurrent)).toHaveLength(1)
-    expect(mine[0]).toMatchObject({ isCurrent: true, deviceType: 'desktop', location: 'Local network', ipAddress: '127.0.0.1' })
+    expect(mine[0]).toMatchObject({ isCurrent: true, deviceType: 'desktop', location: 'Unknown', ipAddress: '127.0.0.1' })
     expect(mine[0]!.browser).toContain('Chrome')
     const strangerIds = (await sessionsOf(stranger.sid)).map((s) => s.id)
     expect(strangerIds).toHaveLength(1)
