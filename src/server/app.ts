@@ -16,6 +16,8 @@ import { createAuthService } from '#server/features/auth/auth.service.ts'
 import { createSignInProviders, type SignInProvider } from '#server/features/auth/oauth-providers.ts'
 import { registerDemoRoutes, type DemoMailboxes } from '#server/features/demo/demo.routes.ts'
 import { registerActivityRoutes } from '#server/features/activity/activity.routes.ts'
+import { registerOpsRoutes } from '#server/features/admin/ops.routes.ts'
+import { registerAdminControlRoutes } from '#server/features/admin/controls.routes.ts'
 import { registerDomainListRoutes } from '#server/features/domain-lists/domain-lists.routes.ts'
 import { registerHealthRoutes } from '#server/features/health/health.routes.ts'
 import { registerMailboxRoutes } from '#server/features/mailboxes/mailboxes.routes.ts'
@@ -145,7 +147,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerDomainListRoutes(app, { db })
   registerActivityRoutes(app, { activity })
   registerHealthRoutes(app, { health })
-  if (deps.demoMailboxes) registerDemoRoutes(app, { demoMailboxes: deps.demoMailboxes })
+  registerOpsRoutes(app, { db, breakers: deps.services.breakers, health })
+  registerAdminControlRoutes(app, { db, health, mailboxes })
+  if (deps.demoMailboxes) registerDemoRoutes(app, { db, demoMailboxes: deps.demoMailboxes })
 
   await registerStaticClient(app, deps.clientDir)
   return app

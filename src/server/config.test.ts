@@ -15,7 +15,7 @@ describe('loadConfig', () => {
       dataDir: './data',
       databaseUrl: undefined,
       trustProxy: false,
-      adminEmails: [],
+      adminEmails: ['admin@example.com'],
       demoIdpPort: 0,
     })
     expect(config.google).toMatchObject({ demo: true, clientId: 'demo-google-client', clientSecret: 'demo-google-secret' })

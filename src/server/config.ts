@@ -169,6 +169,13 @@ export const DEMO_CREDENTIALS = {
   microsoft: { clientId: 'demo-microsoft-client', clientSecret: 'demo-microsoft-secret' },
 } as const
 
+/**
+ * The admin in demo mode when ADMIN_EMAILS is empty, so a newcomer can sign in as this address and
+ * see the admin panel (issue 18). Only when both sign-ins are the local fakes (where anyone can sign
+ * in as anyone anyway) and never in production, where a public demo must not hand out admin.
+ */
+export const DEMO_ADMIN_EMAIL = 'admin@example.com'
+
 function parseTrustProxy(raw: string): TrustProxy {
   const value = raw.trim().toLowerCase()
   if (value === 'false' || value === '0' || value === '') return false
@@ -268,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     )
   }
 
+  const adminEmails = parseAdminEmails(e.ADMIN_EMAILS)
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -278,7 +286,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    adminEmails: parseAdminEmails(e.ADMIN_EMAILS),
+    adminEmails: adminEmails.length === 0 && demoProviders.length === 2 && e.NODE_ENV !== 'production' ? [DEMO_ADMIN_EMAIL] : adminEmails,
     google: {
       clientId: e.GOOGLE_CLIENT_ID ?? DEMO_CREDENTIALS.google.clientId,
       clientSecret: e.GOOGLE_CLIENT_SECRET ?? DEMO_CREDENTIALS.google.clientSecret,

@@ -9,7 +9,7 @@ import { Button } from '#client/components/ui/button.tsx'
 import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { Spinner } from '#client/components/ui/spinner.tsx'
 import { BillingUsageCard } from '#client/features/billing/components/billing-usage-card.tsx'
-import { BillingPrompt } from '#client/features/billing/components/plan-dialog.tsx'
+import { BillingPrompt, PlanDialog } from '#client/features/billing/components/plan-dialog.tsx'
 import { useCheckoutReturn } from '#client/features/billing/hooks/use-checkout-return.ts'
 import { BILLING_MESSAGES } from '#client/features/billing/messages.ts'
 import { ActivityChartCard } from '#client/features/activity/components/activity-chart-card.tsx'
@@ -22,6 +22,7 @@ import { AccountSettingsCard } from '#client/features/account/components/account
 import { DangerZone } from '#client/features/account/components/danger-zone.tsx'
 import { DataRetentionPolicy } from '#client/features/account/components/data-retention-policy.tsx'
 import { ACCOUNT_MESSAGES } from '#client/features/account/messages.ts'
+import { AdminPanel } from '#client/features/admin/components/admin-panel.tsx'
 import { OnboardingDialog } from '#client/features/onboarding/components/onboarding-dialog.tsx'
 import { ActiveSessions } from '#client/features/sessions/components/active-sessions.tsx'
 import { useAuth, type AuthState } from '#client/features/auth/hooks/use-auth.ts'
@@ -132,12 +133,22 @@ function SignedInCards({ user, afterDeletion }: { user: SessionUser; afterDeleti
   // The plan dialog (billing) opens once a mailbox is connected; its Team card opens the waitlist.
   const confirmingCheckout = useCheckoutReturn()
   const [waitlistOpen, setWaitlistOpen] = useState(false)
+  // The admin's previews of the two dialogs (SPEC 2 Admin Controls): shown on request, closed by hand.
+  const [previewOnboarding, setPreviewOnboarding] = useState(0)
+  const [previewPlans, setPreviewPlans] = useState(false)
 
   return (
     <>
       <Onboarding user={user} />
       {/* A first visit welcomes before it asks for a plan. */}
       <BillingPrompt mailboxConnected={connected && user.hasCompletedOnboarding} suppressed={confirmingCheckout} onJoinWaitlist={() => setWaitlistOpen(true)} />
+      {user.role === 'admin' && (
+        <>
+          {/* A fresh dialog per preview (keyed), since one that completed stays closed. */}
+          <OnboardingDialog key={previewOnboarding} open={previewOnboarding > 0} onCompleted={() => setPreviewOnboarding(0)} />
+          <PlanDialog open={previewPlans} reason="choose" currentPlanId={undefined} onJoinWaitlist={() => setWaitlistOpen(true)} onClosePreview={() => setPreviewPlans(false)} />
+        </>
+      )}
       <WaitlistDialog open={waitlistOpen} onOpenChange={setWaitlistOpen} defaultName={user.displayName} defaultEmail={user.email} />
       <section aria-label="Dashboard cards" data-testid="dashboard-grid" className="mt-8 grid gap-6 md:grid-cols-2">
         <CardBoundary title={MAILBOX_MESSAGES.cardTitle} wide>
@@ -180,6 +191,12 @@ function SignedInCards({ user, afterDeletion }: { user: SessionUser; afterDeleti
             <DangerZone email={user.email} onDeleted={afterDeletion} />
           </AccountSettingsCard>
         </CardBoundary>
+        {/* Admins only (SPEC 6); the server refuses every admin call to anyone else. */}
+        {user.role === 'admin' && (
+          <CardBoundary title="Admin Panel" wide>
+            <AdminPanel className="md:col-span-2" onTestOnboarding={() => setPreviewOnboarding((n) => n + 1)} onTestBillingPrompt={() => setPreviewPlans(true)} />
+          </CardBoundary>
+        )}
       </section>
     </>
   )

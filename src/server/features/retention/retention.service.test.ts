@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { withAuditMaintenance } from '#server/audit/audit-maintenance.ts'
 import {
   auditEvents,
   billingAccounts,
@@ -61,9 +63,11 @@ describe.each(testDatabaseKinds())('data retention on %s', (kind) => {
   })
   afterEach(async () => {
     const db = database.handle.db
-    for (const table of [decisions, messageFailures, correspondenceCache, pushReceipts, syncRuns, stripeEvents, invoices, billingAccounts, auditEvents, jobRuns]) {
+    for (const table of [decisions, messageFailures, correspondenceCache, pushReceipts, syncRuns, stripeEvents, invoices, billingAccounts, jobRuns]) {
       await db.delete(table)
     }
+    // Audit rows are immutable outside the named maintenance paths (drizzle/0010_audit_immutable.sql).
+    await withAuditMaintenance(db, 'purge', (tx) => tx.delete(auditEvents))
   })
 
   /** Rows named `<user>-<age>`, for both users, at each age given. */
@@ -149,7 +153,10 @@ describe.each(testDatabaseKinds())('data retention on %s', (kind) => {
       ])
     }
     expect(await purgeAuditEventsPastRetention(db, NOW)).toBe(4)
-    expect((await remaining()).auditEvents).toEqual(['a-1d', 'a-7y', 'a-7y-1d', 'b-1d', 'b-7y', 'b-7y-1d'])
+    // The purge records itself (issue 18): one SYSTEM event with the count.
+    expect((await remaining()).auditEvents).toEqual(['AUDIT_EVENTS_PURGED', 'a-1d', 'a-7y', 'a-7y-1d', 'b-1d', 'b-7y', 'b-7y-1d'])
+    const [purged] = await db.select().from(auditEvents).where(eq(auditEvents.action, 'AUDIT_EVENTS_PURGED'))
+    expect(purged).toMatchObject({ eventCategory: 'SYSTEM', success: true, metadata: { rowsDeleted: 4 } })
   })
 
   it('keeps billing records seven years, and a customer whose user is gone while any of its invoices is kept', async () => {

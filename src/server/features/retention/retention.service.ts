@@ -1,5 +1,7 @@
 import { and, isNull, lt, notExists, sql, type SQL } from 'drizzle-orm'
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core'
+import { withAuditMaintenance } from '#server/audit/audit-maintenance.ts'
+import { recordAuditEvent } from '#server/audit/audit-log.ts'
 import type { Database } from '#server/db/client.ts'
 import {
   auditEvents,
@@ -76,12 +78,20 @@ const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 
  * that stops half-way is finished by the next one. `due` is checked again on the outer DELETE, so a
  * row refreshed meanwhile (a correspondence re-checked, a failure retried) is left alone.
  */
-async function deleteInBatches(db: Database, table: PgTable, keys: [AnyPgColumn, ...AnyPgColumn[]], due: SQL, batchSize: number): Promise<number> {
+async function deleteInBatches(
+  db: Database,
+  table: PgTable,
+  keys: [AnyPgColumn, ...AnyPgColumn[]],
+  due: SQL,
+  batchSize: number,
+  /** Runs each batch's DELETE; the audit purge runs it in an audit-maintenance transaction. */
+  runBatch: <T>(fn: (db: Database) => Promise<T>) => Promise<T> = (fn) => fn(db),
+): Promise<number> {
   const keyList = sql.join(keys, sql`, `)
   let total = 0
   for (;;) {
     const batch = sql`(${keyList}) in (select ${keyList} from ${table} where ${due} limit ${batchSize})`
-    const deleted = await db.delete(table).where(and(batch, due)).returning({ key: keys[0] })
+    const deleted = await runBatch((tx) => tx.delete(table).where(and(batch, due)).returning({ key: keys[0] }))
     total += deleted.length
     if (deleted.length < batchSize) return total
   }
@@ -89,11 +99,29 @@ async function deleteInBatches(db: Database, table: PgTable, keys: [AnyPgColumn,
 
 /**
  * Security audit rows past their seven years (privacy policy: "Security audit logs: 7 years"). Audit
- * rows are otherwise append-only (src/server/audit/audit-log.ts): this named function is one of the
- * only two paths allowed to delete them, so a search for it finds every audit deletion.
+ * rows are otherwise append-only (src/server/audit/audit-log.ts): this named function is the only
+ * path that deletes them, each batch in an audit-maintenance transaction the database's trigger lets
+ * through (drizzle/0010_audit_immutable.sql). A purge that removed rows leaves a SYSTEM audit event
+ * saying how many, so the trail records its own thinning.
  */
 export async function purgeAuditEventsPastRetention(db: Database, now: Date = new Date(), { batchSize = PURGE_BATCH_SIZE }: PurgeOptions = {}): Promise<number> {
-  return deleteInBatches(db, auditEvents, [auditEvents.id], lt(auditEvents.timestamp, daysBefore(now, SEVEN_YEARS_DAYS)), batchSize)
+  const cutoff = daysBefore(now, SEVEN_YEARS_DAYS)
+  const deleted = await deleteInBatches(db, auditEvents, [auditEvents.id], lt(auditEvents.timestamp, cutoff), batchSize, (fn) =>
+    withAuditMaintenance(db, 'purge', fn),
+  )
+  if (deleted > 0) {
+    // SPEC 9 has no event type for maintenance: the SYSTEM category and the action name say what it was.
+    await recordAuditEvent(db, {
+      eventType: 'SETTINGS_CHANGED',
+      eventCategory: 'SYSTEM',
+      severity: 'INFO',
+      action: 'AUDIT_EVENTS_PURGED',
+      success: true,
+      resourceType: 'audit_events',
+      metadata: { rowsDeleted: deleted, olderThan: cutoff.toISOString() },
+    })
+  }
+  return deleted
 }
 
 /**

@@ -24,6 +24,11 @@ export interface PlanDialogProps {
   onJoinWaitlist: () => void
   /** Called once the user took the free plan (or put off a failed payment). */
   onChoiceMade?: () => void
+  /**
+   * Opened by an admin to check it (SPEC 2: auto-close disabled): it stays until this is called
+   * from its own 'Close preview' button, and makes no choice for the admin's account.
+   */
+  onClosePreview?: () => void
 }
 
 /**
@@ -31,7 +36,7 @@ export interface PlanDialogProps {
  * pricing page offers a free plan, an explicit way to carry on with it (issue 16). Escape and clicks
  * outside do not close it; a choice does.
  */
-export function PlanDialog({ open, reason, currentPlanId, loadFailed = false, onJoinWaitlist, onChoiceMade }: PlanDialogProps) {
+export function PlanDialog({ open, reason, currentPlanId, loadFailed = false, onJoinWaitlist, onChoiceMade, onClosePreview }: PlanDialogProps) {
   const checkout = useCreateCheckout()
   const continueFree = useContinueFree()
   const portal = useOpenBillingPortal()
@@ -86,8 +91,13 @@ export function PlanDialog({ open, reason, currentPlanId, loadFailed = false, on
               </Button>
             </>
           ) : (
-            <Button variant="outline" loading={continueFree.isPending} onClick={choose}>
+            <Button variant="outline" loading={continueFree.isPending} onClick={onClosePreview ?? choose}>
               {BILLING_MESSAGES.continueFree(FREE_LIMIT)}
+            </Button>
+          )}
+          {onClosePreview && (
+            <Button variant="ghost" onClick={onClosePreview}>
+              Close preview
             </Button>
           )}
         </div>

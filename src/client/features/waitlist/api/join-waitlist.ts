@@ -1,12 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { joinWaitlistContract, type WaitlistBody } from '#shared/api/waitlist.ts'
 import { callApi } from '#client/lib/api-client.ts'
+import { TEAM_WAITLIST_QUERY_KEY } from '#client/lib/team-waitlist-key.ts'
 
-/**
- * The admin panel's team-waitlist list (not built yet). Its query factory will live in the admin
- * feature; until then the key is declared here, the one place that invalidates it.
- */
-export const adminTeamWaitlistQueryKey = ['admin', 'teamWaitlist'] as const
 
 /**
  * POST /_api/team/waitlist {name, email} → {success: true} or {error} (SPEC 7 "Team waitlist").
@@ -22,6 +18,6 @@ export function useJoinWaitlist() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: joinWaitlist,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminTeamWaitlistQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: TEAM_WAITLIST_QUERY_KEY }),
   })
 }
