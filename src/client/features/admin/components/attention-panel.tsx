@@ -1,9 +1,8 @@
 import type { MailboxHealthResponse } from '../api/get-mailbox-health.ts'
 import { ADMIN_MESSAGES } from '../messages.ts'
 import { RelativeTime } from './relative-time.tsx'
+import { SimpleTable } from './simple-table.tsx'
 import { SubPanel } from './sub-panel.tsx'
-
-const cell = 'px-3 py-2'
 
 /** The mailboxes whose connection, webhook or heartbeat needs the operator: who, which provider, what, since when. */
 export function AttentionPanel({ data, now }: { data: MailboxHealthResponse; now: number }) {
@@ -14,34 +13,17 @@ export function AttentionPanel({ data, now }: { data: MailboxHealthResponse; now
       {rows.length === 0 ? (
         <p className="text-sm text-ink-muted">{ADMIN_MESSAGES.attentionEmpty}</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-line">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{ADMIN_MESSAGES.attentionLabel}</caption>
-            <thead className="bg-canvas text-xs text-ink-muted">
-              <tr>
-                {[columns.userId, columns.provider, columns.status, columns.since].map((column) => (
-                  <th key={column} scope="col" className={`${cell} font-medium`}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {rows.map((row) => (
-                <tr key={`${row.mailboxId}-${row.status}`}>
-                  <td className={cell}>{row.userId}</td>
-                  <td className={cell}>{ADMIN_MESSAGES.mailProvider[row.provider] ?? row.provider}</td>
-                  <td className={cell}>
-                    <code className="text-xs">{row.status}</code>
-                  </td>
-                  <td className={cell}>
-                    <RelativeTime value={row.since} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SimpleTable
+          caption={ADMIN_MESSAGES.attentionLabel}
+          rows={rows}
+          rowKey={(row) => `${row.mailboxId}-${row.status}`}
+          columns={[
+            { header: columns.userId, cell: (row) => row.userId },
+            { header: columns.provider, cell: (row) => ADMIN_MESSAGES.mailProvider[row.provider] ?? row.provider },
+            { header: columns.status, cell: (row) => <code className="text-xs">{row.status}</code> },
+            { header: columns.since, cell: (row) => <RelativeTime value={row.since} now={now} /> },
+          ]}
+        />
       )}
     </SubPanel>
   )

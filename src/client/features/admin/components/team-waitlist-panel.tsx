@@ -2,9 +2,8 @@ import { Skeleton } from '#client/components/ui/skeleton.tsx'
 import { useTeamWaitlist } from '../api/get-team-waitlist.ts'
 import { ADMIN_MESSAGES } from '../messages.ts'
 import { RelativeTime } from './relative-time.tsx'
+import { SimpleTable } from './simple-table.tsx'
 import { LoadError, SubPanel } from './sub-panel.tsx'
-
-const cell = 'px-3 py-2'
 
 /**
  * The Team waitlist (SPEC 7 "Team waitlist"), newest first. Joining the waitlist invalidates this
@@ -21,32 +20,17 @@ export function TeamWaitlistPanel({ now }: { now: number }) {
       entries.length === 0 ? (
         <p className="text-sm text-ink-muted">{ADMIN_MESSAGES.waitlistEmpty}</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-line">
-          <table className="w-full text-left text-sm">
-            <caption className="sr-only">{ADMIN_MESSAGES.waitlistLabel}</caption>
-            <thead className="bg-canvas text-xs text-ink-muted">
-              <tr>
-                {[columns.name, columns.email, columns.userId, columns.joined].map((column) => (
-                  <th key={column} scope="col" className={`${cell} font-medium`}>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-line">
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td className={cell}>{entry.name}</td>
-                  <td className={`${cell} break-all`}>{entry.email}</td>
-                  <td className={cell}>{entry.userId ?? ADMIN_MESSAGES.notAvailable}</td>
-                  <td className={cell}>
-                    <RelativeTime value={entry.createdAt} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <SimpleTable
+          caption={ADMIN_MESSAGES.waitlistLabel}
+          rows={entries}
+          rowKey={(entry) => entry.id}
+          columns={[
+            { header: columns.name, cell: (entry) => entry.name },
+            { header: columns.email, cell: (entry) => entry.email, className: 'break-all' },
+            { header: columns.userId, cell: (entry) => entry.userId ?? ADMIN_MESSAGES.notAvailable },
+            { header: columns.joined, cell: (entry) => <RelativeTime value={entry.createdAt} now={now} /> },
+          ]}
+        />
       )
   } else if (waitlist.error) {
     body = <LoadError text={ADMIN_MESSAGES.waitlistLoadError(waitlist.error.message)} retrying={waitlist.isFetching} onRetry={() => void waitlist.refetch()} />
