@@ -7,6 +7,7 @@ import secureJsonParse from 'secure-json-parse'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { registerAppInfoRoutes } from '#server/features/app-info/app-info.routes.ts'
+import { registerOpenApiRoutes } from '#server/features/app-info/openapi.routes.ts'
 import { registerAuthRoutes } from '#server/features/auth/auth.routes.ts'
 import { registerBillingRoutes } from '#server/features/billing/billing.routes.ts'
 import { registerSessionRoutes } from '#server/features/sessions/sessions.routes.ts'
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const providers = deps.signInProviders ?? createSignInProviders(config)
   const auth = createAuthService({ db, config, providers })
   registerAppInfoRoutes(app, { config })
+  registerOpenApiRoutes(app)
   registerAuthRoutes(app, { config, auth, rateLimit: deps.authRateLimit ?? { max: 30, timeWindow: 60_000 } })
   registerWaitlistRoutes(app, { db, rateLimit: deps.waitlistRateLimit ?? WAITLIST_RATE_LIMIT })
 

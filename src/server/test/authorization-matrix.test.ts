@@ -39,6 +39,7 @@ const domain = () => ({ domain: 'matrix.example' })
 
 const MATRIX: Record<string, Expectation> = {
   'GET /_api/app/info': { access: 'public' },
+  'GET /_api/openapi.json': { access: 'public' },
   'GET /_api/auth/session': { access: 'public' },
   'POST /_api/auth/establish_session': { access: 'public', body: () => ({ tempToken: 'not-a-token' }) },
   'POST /_api/auth/logout': { access: 'public', body: empty },
