@@ -266,8 +266,13 @@ describe.each(testDatabaseKinds())('filtering pipeline on %s', (kind) => {
     const post = (url: string, decisionId: number, sid = gmailUser.sid) =>
       ctx.app.inject({ method: 'POST', url, headers: { 'x-requested-with': 'XMLHttpRequest' }, cookies: { sid }, payload: { decisionId } })
 
-    // Another user's decision answers like a missing one.
+    // Another user's decision answers like a missing one; an id beyond PostgreSQL's integers is a clear 400.
     expect((await post('/_api/activity/restore', filed!.id, outlookUser.sid)).statusCode).toBe(404)
+    for (const path of ['/_api/activity/restore', '/_api/activity/flag']) {
+      const huge = await post(path, 2_147_483_648)
+      expect(huge.statusCode).toBe(400)
+      expect(huge.json().error).toContain('decisionId must be the id of one of your decisions')
+    }
     const restored = await post('/_api/activity/restore', filed!.id)
     expect(restored.statusCode).toBe(200)
     expect(restored.json().decision).toMatchObject({ id: filed!.id, state: 'restored' })

@@ -70,7 +70,12 @@ export const activityStatsContract = defineContract({
 })
 
 export const DecisionActionBodySchema = z.object({
-  decisionId: z.number({ error: 'decisionId must be the id of one of your decisions' }).int('decisionId must be the id of one of your decisions').positive('decisionId must be the id of one of your decisions'),
+  // Ids are PostgreSQL integers: a larger number cannot name a decision (and must not reach the query).
+  decisionId: z
+    .number({ error: 'decisionId must be the id of one of your decisions' })
+    .int('decisionId must be the id of one of your decisions')
+    .positive('decisionId must be the id of one of your decisions')
+    .max(2_147_483_647, 'decisionId must be the id of one of your decisions'),
 })
 
 const correctionResponses = {
