@@ -1,5 +1,8 @@
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openApiPath } from '#server/lib/openapi.ts'
+import { CONTRACT_MODULES } from '#server/lib/contract-modules.ts'
+import { contractsIn, openApiPath } from '#server/lib/openapi.ts'
 import { createTestApp, type TestApp } from '#server/test/harness.ts'
 import type { OpenApiDocument } from '#shared/api/openapi.ts'
 
@@ -100,5 +103,18 @@ describe('GET /_api/openapi.json (issue 19)', () => {
   it('describes the query parameters of GET /_api/audit-logs', () => {
     const operation = document.paths['/_api/audit-logs']!.get as Operation
     expect(operation.parameters!.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['page', 'limit']))
+  })
+})
+
+describe('the list of contract modules', () => {
+  it('names every file of src/shared/api that declares a contract', async () => {
+    const dir = fileURLToPath(new URL('../../shared/api/', import.meta.url))
+    const declaring: string[] = []
+    for (const name of readdirSync(dir).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))) {
+      const exports = (await import(new URL(name, `file://${dir}`).href)) as Record<string, unknown>
+      if (Object.values(exports).some((value) => contractsIn(value).size > 0)) declaring.push(name)
+    }
+    expect(declaring.length).toBeGreaterThan(10)
+    expect(Object.keys(CONTRACT_MODULES).sort()).toEqual(declaring.sort())
   })
 })

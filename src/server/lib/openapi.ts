@@ -1,13 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { STATUS_CODES } from 'node:http'
-import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
+import { CONTRACT_MODULES } from '#server/lib/contract-modules.ts'
 import type { ContractDefinition } from '#shared/api/contract.ts'
 import type { OpenApiDocument } from '#shared/api/openapi.ts'
 
-/** Where every /_api contract is declared (STYLE.md 6). */
-const SHARED_API_DIR = fileURLToPath(new URL('../../shared/api/', import.meta.url))
 const PACKAGE_JSON = new URL('../../../package.json', import.meta.url)
 
 type JsonSchema = Record<string, unknown>
@@ -29,21 +26,11 @@ export function contractsIn(value: unknown, found = new Set<ContractDefinition>(
   return found
 }
 
-/**
- * Every contract exported by a module in src/shared/api. The folder is read rather than listed by
- * hand so a new contract file cannot be left out of the document (the server runs from source, so
- * the folder is there at runtime too).
- */
-export async function loadSharedContracts(dir = SHARED_API_DIR): Promise<ContractDefinition[]> {
-  const files = readdirSync(dir)
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
-    .sort()
+/** Every contract exported by a module of src/shared/api (STYLE.md 6), each once. */
+export function sharedContracts(modules: Iterable<Readonly<Record<string, unknown>>> = Object.values(CONTRACT_MODULES)): ContractDefinition[] {
   const found = new Set<ContractDefinition>()
-  for (const name of files) {
-    // A module namespace has a null prototype: walk its exports, not the namespace itself.
-    const exports = (await import(pathToFileURL(join(dir, name)).href)) as Record<string, unknown>
-    for (const value of Object.values(exports)) contractsIn(value, found)
-  }
+  // A module namespace has a null prototype: walk its exports, not the namespace itself.
+  for (const exports of modules) for (const value of Object.values(exports)) contractsIn(value, found)
   return [...found]
 }
 
@@ -106,5 +93,5 @@ export function buildOpenApiDocument(contracts: readonly ContractDefinition[], {
 /** The document of every shared contract, versioned as the package. */
 export async function loadOpenApiDocument(): Promise<OpenApiDocument> {
   const { version } = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version?: string }
-  return buildOpenApiDocument(await loadSharedContracts(), { version: version ?? '1' })
+  return buildOpenApiDocument(sharedContracts(), { version: version ?? '1' })
 }

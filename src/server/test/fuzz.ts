@@ -1,21 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify'
 import type { ZodType } from 'zod'
+import { sharedContracts } from '#server/lib/openapi.ts'
 import { createSession } from '#server/lib/sessions.ts'
 import type { ContractDefinition } from '#shared/api/contract.ts'
 import { ApiErrorSchema } from '#shared/api/errors.ts'
-import * as accountApi from '#shared/api/account.ts'
-import * as activityApi from '#shared/api/activity.ts'
-import * as adminApi from '#shared/api/admin.ts'
-import * as appInfoApi from '#shared/api/app-info.ts'
-import * as authApi from '#shared/api/auth.ts'
-import * as billingApi from '#shared/api/billing.ts'
-import * as demoApi from '#shared/api/demo.ts'
-import * as domainListsApi from '#shared/api/domain-lists.ts'
-import * as healthApi from '#shared/api/health.ts'
-import * as mailboxesApi from '#shared/api/mailboxes.ts'
-import * as sessionsApi from '#shared/api/sessions.ts'
-import * as settingsApi from '#shared/api/settings.ts'
-import * as waitlistApi from '#shared/api/waitlist.ts'
 import type { TestDatabaseKind } from './databases.ts'
 import { createTestApp, signIn, type TestApp } from './harness.ts'
 
@@ -89,36 +77,10 @@ export interface FuzzTarget {
   responses?: Partial<Record<number, ZodType>>
 }
 
-const CONTRACT_MODULES: Record<string, unknown>[] = [
-  accountApi,
-  activityApi,
-  adminApi,
-  appInfoApi,
-  authApi,
-  billingApi,
-  demoApi,
-  domainListsApi,
-  healthApi,
-  mailboxesApi,
-  sessionsApi,
-  settingsApi,
-  waitlistApi,
-]
-
-const isContract = (value: unknown): value is ContractDefinition =>
-  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'responses' in value
 
 /** Every `defineContract` in src/shared/api, by `METHOD path` (nested groups such as domainListContracts included). */
 export function collectContracts(): Map<string, ContractDefinition> {
-  const found = new Map<string, ContractDefinition>()
-  const visit = (value: unknown, depth: number) => {
-    if (isContract(value)) found.set(`${value.method} ${value.path}`, value)
-    else if (typeof value === 'object' && value !== null && depth < 3 && !('_zod' in value)) {
-      for (const item of Object.values(value)) visit(item, depth + 1)
-    }
-  }
-  for (const mod of CONTRACT_MODULES) visit(mod, 0)
-  return found
+  return new Map(sharedContracts().map((contract) => [`${contract.method} ${contract.path}`, contract]))
 }
 
 const isZod = (value: unknown): value is ZodType => typeof value === 'object' && value !== null && '_zod' in value
