@@ -31,6 +31,13 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', impor
  */
 export const POOL_OPTIONS = { max: 3, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 } as const
 
+/**
+ * The embedded database's memory settings (issue 19: idle RSS). PostgreSQL's defaults reserve 128 MB of
+ * shared buffers, which PGlite's WebAssembly memory commits at start; one user's mailboxes fit in a
+ * few MB, and the operating system's page cache sits under PGlite's files anyway.
+ */
+export const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers = 8MB', 'wal_buffers = 1MB', 'maintenance_work_mem = 16MB'] }
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if ('databaseUrl' in options) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, ...POOL_OPTIONS })
@@ -39,7 +46,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const db = drizzlePg({ client: pool, schema }) as unknown as Database
     return { kind: 'postgres', db, pool, connectionString: options.databaseUrl, close: () => pool.end() }
   }
-  if (!options.dataDir) return wrapPglite(await PGlite.create())
+  if (!options.dataDir) return wrapPglite(await PGlite.create(PGLITE_OPTIONS))
 
   // One process per data directory (issue 11 item 1): the lock is taken before PGlite touches the
   // files and released when the handle closes.
@@ -52,7 +59,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
-    return wrapPglite(await PGlite.create(dir), () => lock.release())
+    return wrapPglite(await PGlite.create(dir, PGLITE_OPTIONS), () => lock.release())
   } catch (error) {
     lock.release()
     throw error
