@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) against the production build,
 // started exactly as `npm start` does, on its own port and a fresh data directory.
-const port = 3111
+const port = Number(process.env.E2E_PORT ?? 3111)
 const baseURL = `http://localhost:${port}`
 
 export default defineConfig({

@@ -1,10 +1,10 @@
-// `npm start`: build the client if its sources changed since the last build, then run the server.
-// One process: Vite's build API and tsx's loader are used in-process to keep start-up fast
-// (first start builds, later starts skip the build: see docs/decisions/007-start-and-build.md).
+// `npm start`: build the client and bundle the server if their sources changed since the last build, then run the server.
+// First start builds, later starts skip the builds (docs/decisions/007-start-and-build.md, 023).
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const started = performance.now()
@@ -25,7 +25,7 @@ function clientFingerprint() {
       hash.update(`${relative(root, path)}:${stat.size}:${stat.mtimeMs}\n`)
     }
   }
-  for (const entry of ['src/client', 'src/shared', 'vite.config.ts', 'package-lock.json']) {
+  for (const entry of ['src/client', 'src/shared', 'vite.config.ts', 'scripts/prerender.ts', 'package-lock.json']) {
     const path = join(root, entry)
     if (existsSync(path)) visit(path)
   }
@@ -36,17 +36,21 @@ const fingerprint = clientFingerprint()
 const current = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : ''
 if (current !== fingerprint) {
   console.log('Building the web client…')
-  const { build } = await import('vite')
-  // Vite's build sets process.env.NODE_ENV to production for this whole process; the server must see
-  // the operator's value, or a first start would run as production and a later one would not.
-  const nodeEnv = process.env.NODE_ENV
-  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
-  if (nodeEnv === undefined) delete process.env.NODE_ENV
-  else process.env.NODE_ENV = nodeEnv
+  // In its own process: the server must not keep the build's few hundred MB (issue 19: idle RSS), and
+  // Vite's build sets NODE_ENV=production for the process it runs in, where the server must see the
+  // operator's value.
+  const { status } = spawnSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' })
+  if (status !== 0) {
+    console.error('The web client did not build (see above).')
+    process.exit(1)
+  }
   writeFileSync(stampFile, fingerprint)
   console.log(`Client built in ${Math.round(performance.now() - started)} ms`)
 }
 
-const { register } = await import('tsx/esm/api')
-register()
-await import(join(root, 'src/server/main.ts'))
+// The server runs as one bundled module (scripts/server-bundle.mjs), rebuilt when its sources change;
+// stack traces point into the TypeScript sources through the bundle's source map.
+const { bundleServer } = await import('./server-bundle.mjs')
+const serverEntry = await bundleServer(root)
+process.setSourceMapsEnabled(true)
+await import(pathToFileURL(serverEntry).href)
