@@ -1,6 +1,6 @@
 // Child process for `npm run bench:http`: the real app on a real database (PGlite in memory, or
-// PostgreSQL when DATABASE_URL is set), plus a
-// bare route in the same process for comparison, and one signed-in session. Prints {port, cookie}.
+// PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL is set), plus a bare route in the same process
+// for comparison, and one signed-in session. Prints {port, cookie, database}.
 import { buildApp } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 import { migrateDatabase, openDatabase } from '#server/db/client.ts'
@@ -18,8 +18,9 @@ const config = loadConfig({
   MICROSOFT_CLIENT_SECRET: 'bench',
   TOKEN_ENCRYPTION_KEY: 'bench-token-encryption-key-of-32-characters',
 })
-// DATABASE_URL set: the same benchmark on PostgreSQL (pool max 3); otherwise PGlite in memory.
-const databaseUrl = process.env.DATABASE_URL
+// BENCH_DATABASE_URL (or DATABASE_URL) set: the same benchmark on PostgreSQL (pool max 3, plus the
+// session cache's LISTEN connection); otherwise PGlite in memory.
+const databaseUrl = process.env.BENCH_DATABASE_URL || process.env.DATABASE_URL
 const handle = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: undefined })
 await migrateDatabase(handle)
 const [user] = await handle.db
@@ -34,7 +35,7 @@ const services = createServices({ db: handle.db, config, cipher: loadTokenCipher
 const app = await buildApp({ config, db: handle.db, services, authRateLimit: { max: 1e9, timeWindow: 60_000 } })
 app.get('/_bench/bare', async () => ({ ok: true }))
 await app.listen({ host: '127.0.0.1', port: 3192 })
-process.send?.({ port: 3192, cookie: `${SESSION_COOKIE}=${session.token}` })
+process.send?.({ port: 3192, cookie: `${SESSION_COOKIE}=${session.token}`, database: handle.kind })
 process.on('SIGTERM', async () => {
   await app.close()
   await handle.close()

@@ -31,6 +31,7 @@ import { registerCanonicalHost } from '#server/plugins/canonical-host.ts'
 import { registerCsrfGuard } from '#server/plugins/csrf.ts'
 import { ForbiddenJsonKeyError, InvalidJsonError, registerErrorHandler } from '#server/plugins/error-handler.ts'
 import { createLogger } from '#server/plugins/logging.ts'
+import { databaseRateLimitStore } from '#server/plugins/rate-limit-store.ts'
 import { registerSecurityHeaders } from '#server/plugins/security-headers.ts'
 import { registerSession } from '#server/plugins/session.ts'
 import { registerStaticClient } from '#server/plugins/static-client.ts'
@@ -128,7 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCanonicalHost(app, config)
   await registerSecurityHeaders(app, config)
   await app.register(cookie)
-  await app.register(rateLimit, { global: false })
+  // Counters live in the database so every web process shares one limit (decision 021).
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) })
   registerCsrfGuard(app, config)
   registerSession(app, db)
 

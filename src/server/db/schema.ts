@@ -481,3 +481,16 @@ export const invoices = pgTable(
   },
   (t) => [index('invoices_customer_idx').on(t.stripeCustomerId, t.createdAt)],
 )
+
+/**
+ * Fixed-window request counters of @fastify/rate-limit, shared by every web process on the database
+ * (src/server/plugins/rate-limit-store.ts, docs/decisions/021-session-cache-and-shared-rate-limits.md).
+ * `key` is the route plus the limit's own key (an address or a user id); a row whose window has ended
+ * restarts at the next hit and is deleted within a minute. No index beyond the key: the counter
+ * updates stay HOT, and the minutely cleanup scans a table of at most the last minute's keys.
+ */
+export const rateLimitWindows = pgTable('rate_limit_windows', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+})

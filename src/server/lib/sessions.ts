@@ -5,6 +5,7 @@ import { sessions, users, type UserRow } from '#server/db/schema.ts'
 import type { SessionUser } from '#shared/api/auth.ts'
 import { SESSION_MAX_AGE_MS } from '#shared/product.ts'
 import { describeLocation } from './network.ts'
+import { sessionsChanged } from './session-cache.ts'
 import { randomToken, sha256 } from './tokens.ts'
 import { describeDevice } from './user-agent.ts'
 
@@ -68,6 +69,7 @@ function prepareLookup(db: Database) {
     .select({
       sessionId: sessions.id,
       lastAccessed: sessions.lastAccessed,
+      expiresAt: sessions.expiresAt,
       id: users.id,
       displayName: users.displayName,
       email: users.email,
@@ -82,8 +84,12 @@ function prepareLookup(db: Database) {
     .prepare('resolve_session')
 }
 
-/** Looks up a live session by cookie token; touches lastAccessed when it is over a minute old. */
-export async function resolveSession(db: Database, token: string, now: Date = new Date()): Promise<ResolvedSession | null> {
+/**
+ * Looks up a live session by cookie token; touches lastAccessed when it is over a minute old. The
+ * session plugin calls it through the session cache (session-cache.ts), which keeps an entry for
+ * seconds only, so lastAccessed stays within about a minute of the last request.
+ */
+export async function resolveSession(db: Database, token: string, now: Date = new Date()): Promise<(ResolvedSession & { expiresAt: Date }) | null> {
   let lookup = lookupStatements.get(db)
   if (!lookup) {
     lookup = prepareLookup(db)
@@ -98,9 +104,11 @@ export async function resolveSession(db: Database, token: string, now: Date = ne
       .set({ lastAccessed: now })
       .where(and(eq(sessions.id, row.sessionId), lt(sessions.lastAccessed, new Date(now.getTime() - LAST_ACCESSED_RESOLUTION_MS))))
   }
-  return { sessionId: row.sessionId, user: toSessionUser(row) }
+  return { sessionId: row.sessionId, user: toSessionUser(row), expiresAt: row.expiresAt }
 }
 
+/** Sign-out (and a session replaced at sign-in): the row goes, and every process's cache forgets it. */
 export async function deleteSession(db: Database, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId))
+  await sessionsChanged(db, { sessionIds: [sessionId] })
 }

@@ -2,7 +2,9 @@ import type {} from '@fastify/cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
+import { openSessionCache } from '#server/lib/session-cache.ts'
 import { resolveSession, SESSION_COOKIE } from '#server/lib/sessions.ts'
+import { sha256 } from '#server/lib/tokens.ts'
 import { apiRouteOf } from '#server/plugins/api-route.ts'
 import type { SessionUser } from '#shared/api/auth.ts'
 import { SESSION_MAX_AGE_MS } from '#shared/product.ts'
@@ -17,16 +19,21 @@ declare module 'fastify' {
 
 /**
  * Reads the `sid` cookie on /_api requests, resolves it to a live session and sets request.user.
- * Cookie flags and lifetime: docs/decisions/003-sessions-and-csrf.md, SPEC 9 (one week).
+ * Cookie flags and lifetime: docs/decisions/003-sessions-and-csrf.md, SPEC 9 (one week). Sessions
+ * are read through a cache of a few seconds that every sign-out, revocation and user change clears
+ * (docs/decisions/021-session-cache-and-shared-rate-limits.md).
  */
 export function registerSession(app: FastifyInstance, db: Database) {
   app.decorateRequest('user', null)
   app.decorateRequest('sessionId', null)
+  const sessionCache = openSessionCache(db, app.log)
+  app.addHook('onClose', () => sessionCache.close())
   app.addHook('onRequest', async (request) => {
     if (!apiRouteOf(request)) return
     const token = request.cookies[SESSION_COOKIE]
     if (!token) return
-    const session = await resolveSession(db, token)
+    const now = new Date()
+    const session = await sessionCache.cache.resolve(sha256(token), now.getTime(), () => resolveSession(db, token, now))
     if (!session) return
     request.user = session.user
     request.sessionId = session.sessionId

@@ -2,6 +2,7 @@ import { eq, or, sql } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { mailboxes, users, waitlistEntries } from '#server/db/schema.ts'
 import { recordAuditEvent } from '#server/audit/audit-log.ts'
+import { sessionsChanged } from '#server/lib/session-cache.ts'
 import type { BillingService } from '#server/features/billing/billing.service.ts'
 import type { MailboxService } from '#server/features/mailboxes/mailboxes.service.ts'
 import { MAILBOX_SYNC_QUEUE } from '#server/jobs/mailbox-sync.job.ts'
@@ -34,6 +35,8 @@ export const ACCOUNT_DELETED_MESSAGE = 'Account deleted successfully. You will b
 export function createAccountService({ db, mailboxes: mailboxService, billing, log }: AccountServiceDeps) {
   async function completeOnboarding(userId: number): Promise<void> {
     await db.update(users).set({ hasCompletedOnboarding: true, updatedAt: new Date() }).where(eq(users.id, userId))
+    // The session call reports hasCompletedOnboarding: cached sessions of this user must re-read it.
+    await sessionsChanged(db, { userId })
   }
 
   async function deleteAccount(userId: number, body: DeleteAccountBody): Promise<{ message: string }> {
@@ -80,6 +83,8 @@ export function createAccountService({ db, mailboxes: mailboxService, billing, l
         success: true,
       })
     })
+    // Its sessions went with the user (ON DELETE CASCADE); no process may serve them from its cache.
+    await sessionsChanged(db, { userId })
     log.info({ userId }, 'account deleted')
     return { message: ACCOUNT_DELETED_MESSAGE }
   }

@@ -4,6 +4,7 @@ import type { Config } from '#server/config.ts'
 import type { Database } from '#server/db/client.ts'
 import { identities, oauthStates, tempTokens, users } from '#server/db/schema.ts'
 import { recordAuditEvent } from '#server/audit/audit-log.ts'
+import { sessionsChanged } from '#server/lib/session-cache.ts'
 import { createSession, deleteSession, toSessionUser } from '#server/lib/sessions.ts'
 import { randomToken, sha256 } from '#server/lib/tokens.ts'
 import type { AuthProvider, SessionUser } from '#shared/api/auth.ts'
@@ -137,6 +138,8 @@ export function createAuthService({ db, config, providers }: AuthServiceDeps) {
       if (isUniqueViolation(error)) return attempt()
       throw error
     })
+    // A promotion changes the role the user's other sessions report (session cache, decision 021).
+    if (outcome.kind === 'existing' && isAdminEmail) await sessionsChanged(db, { userId: outcome.user.id })
 
     if (outcome.kind === 'conflict') {
       throw new OAuthFlowError(

@@ -1,6 +1,7 @@
 import { lt, lte, or } from 'drizzle-orm'
 import type { Database } from '#server/db/client.ts'
 import { oauthStates, sessions, tempTokens } from '#server/db/schema.ts'
+import { sessionsChanged } from '#server/lib/session-cache.ts'
 import { SESSION_HARD_LIMIT_MS } from '#shared/product.ts'
 
 export interface SessionCleanupResult {
@@ -16,13 +17,16 @@ export interface SessionCleanupResult {
  */
 export async function cleanupExpiredSessions(db: Database, now: Date = new Date()): Promise<SessionCleanupResult> {
   const hardLimit = new Date(now.getTime() - SESSION_HARD_LIMIT_MS)
-  return db.transaction(async (tx) => {
+  const { deletedSessionIds, ...result } = await db.transaction(async (tx) => {
     const s = await tx
       .delete(sessions)
       .where(or(lte(sessions.expiresAt, now), lt(sessions.createdAt, hardLimit)))
       .returning({ id: sessions.id })
     const t = await tx.delete(tempTokens).where(lte(tempTokens.expiresAt, now)).returning({ hash: tempTokens.hash })
     const o = await tx.delete(oauthStates).where(lte(oauthStates.expiresAt, now)).returning({ state: oauthStates.state })
-    return { sessionsDeleted: s.length, tempTokensDeleted: t.length, oauthStatesDeleted: o.length }
+    return { deletedSessionIds: s.map((row) => row.id), sessionsDeleted: s.length, tempTokensDeleted: t.length, oauthStatesDeleted: o.length }
   })
+  // Expired entries are never served from the session cache anyway; the 90-day rule can end live ones.
+  await sessionsChanged(db, { sessionIds: deletedSessionIds })
+  return result
 }

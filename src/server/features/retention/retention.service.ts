@@ -38,6 +38,7 @@ import {
  * | provider_health        | (c) one row per provider, no personal data         | kept                               |               |
  * | waitlist_entries       | (c) asked for by the person                        | kept                               |               |
  * | job_runs               | operations, no personal data                       | kept                               |               |
+ * | rate_limit_windows     | request counters keyed by address or user id       | about a minute past its window     | expires_at    |
  *
  * A decision row carries both the classification (category, confidence, reasons) and the message's
  * metadata (sender, subject, dates, ids); it goes whole at 45 days, the shorter of the two promises.

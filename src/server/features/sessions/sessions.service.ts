@@ -2,6 +2,7 @@ import { and, desc, eq, gt, ne } from 'drizzle-orm'
 import { recordAuditEvent } from '#server/audit/audit-log.ts'
 import type { Database } from '#server/db/client.ts'
 import { sessions } from '#server/db/schema.ts'
+import { sessionsChanged } from '#server/lib/session-cache.ts'
 import type { ActiveSessionWire } from '#shared/api/sessions.ts'
 
 /** Who is asking: the signed-in user, the session their cookie holds, and the request's origin for the audit trail. */
@@ -29,8 +30,9 @@ export const CURRENT_SESSION_REFUSED = 'Use Sign Out to end this session.'
 
 /**
  * The Active Sessions list and its two revocations (SPEC 3 "Active session", SPEC 7 "Sessions and
- * account"). A session is a row looked up on every request (src/server/lib/sessions.ts), so deleting
- * it signs that browser out on its next request. Every query is scoped to the caller's user id:
+ * account"). A session is a row looked up on every request (src/server/lib/sessions.ts) through a
+ * short cache that each revocation clears once committed (decision 021), so deleting it signs that
+ * browser out on its next request. Every query is scoped to the caller's user id:
  * another user's session id is indistinguishable from an unknown one.
  */
 export function createSessionService({ db }: { db: Database }) {
@@ -75,6 +77,7 @@ export function createSessionService({ db }: { db: Database }) {
         resourceId: revoked.id,
       })
     })
+    await sessionsChanged(db, { sessionIds: [sessionId] })
   }
 
   /**
@@ -82,18 +85,20 @@ export function createSessionService({ db }: { db: Database }) {
    * ones are not counted: the list never showed them, and the cleanup job removes them).
    */
   async function revokeOthers(caller: SessionCaller, now: Date = new Date()): Promise<{ revokedCount: number }> {
-    return db.transaction(async (tx) => {
-      const revoked = await tx
+    const revoked = await db.transaction(async (tx) => {
+      const rows = await tx
         .delete(sessions)
         .where(and(eq(sessions.userId, caller.userId), ne(sessions.id, caller.sessionId), gt(sessions.expiresAt, now)))
         .returning({ id: sessions.id })
       await recordAuditEvent(tx as unknown as Database, {
         ...auditBase(caller),
         action: 'SESSIONS_REVOKED_ALL',
-        metadata: { revokedCount: revoked.length },
+        metadata: { revokedCount: rows.length },
       })
-      return { revokedCount: revoked.length }
+      return rows
     })
+    await sessionsChanged(db, { sessionIds: revoked.map((row) => row.id) })
+    return { revokedCount: revoked.length }
   }
 
   return { list, revoke, revokeOthers }
