@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify'
 import type { ZodType } from 'zod'
+import { rng } from '#classifier/model.ts'
 import { sharedContracts } from '#server/lib/openapi.ts'
 import { createSession } from '#server/lib/sessions.ts'
 import type { ContractDefinition } from '#shared/api/contract.ts'
@@ -16,22 +17,11 @@ import { createTestApp, signIn, type TestApp } from './harness.ts'
 // ---------------------------------------------------------------------------------------------------
 // Seeded randomness
 
-/** mulberry32: a tiny, fast 32-bit PRNG; the same seed gives the same requests on every machine. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 export class Rng {
   private readonly next: () => number
   constructor(seed: number) {
-    this.next = mulberry32(seed)
+    // mulberry32: the same seed gives the same requests on every machine.
+    this.next = rng(seed)
   }
   float(): number {
     return this.next()
