@@ -10,23 +10,58 @@ const pages = [
 ]
 
 for (const { path, text } of pages) {
-  test(`${path} answers 200 and shows "${text}", with no Content Security Policy violation`, async ({ page }) => {
+  test(`${path} answers 200 and shows "${text}", with no Content Security Policy violation and no hydration error`, async ({ page }) => {
     // The page reports violations of its own policy as a DOM event; record them before anything runs.
     await page.addInitScript(() => {
       const seen: string[] = []
       ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
       document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
     })
+    // A hydration mismatch surfaces as an uncaught error (React's recoverable error) or a console error.
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
     const response = await page.goto(path)
     expect(response?.status()).toBe(200)
     await expect(page.getByText(text).first()).toBeVisible()
     await page.waitForLoadState('networkidle')
     expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
+    expect(errors).toEqual([])
     await expect(page.getByRole('link', { name: 'Skip to content' })).toBeAttached()
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' })).toBeVisible()
     await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' })).toBeVisible()
   })
 }
+
+// docs/decisions/020: the public pages are prerendered, so their content is in the HTML itself.
+for (const { path, text } of pages) {
+  test(`${path} arrives with "${text}" in its HTML, before any JavaScript runs`, async ({ request }) => {
+    const response = await request.get(path)
+    expect(response.status()).toBe(200)
+    expect(response.headers()['content-type']).toContain('text/html')
+    expect(response.headers()['cache-control']).toBe('no-cache')
+    const html = await response.text()
+    expect(html).toContain(text)
+    expect(html).toContain('<a href="#main-content"')
+    // The server's app info rides along as data; the policy still refuses inline scripts.
+    expect(html).toMatch(/<script type="application\/json" id="app-info">\{"demoMode":(true|false)/)
+    expect(response.headers()['content-security-policy']).toMatch(/script-src 'self'(;|$)/)
+  })
+}
+
+test('without JavaScript, the home page still shows its content, links and the demo-mode notice', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto('/')
+  await expect(page.getByRole('heading', { level: 1, name: 'Finally, total control over your inbox.' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Reclaim Your Inbox' })).toBeVisible()
+  // The browser tests run the app in demo mode.
+  await expect(page.getByText('Demo mode: sign-in uses local demo accounts; no real mailbox is connected.')).toBeVisible()
+  await expect(page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms')
+  await context.close()
+})
 
 test('an unknown path answers 404 with the Not Found page and a link home', async ({ page }) => {
   const response = await page.goto('/no-such-page')
@@ -104,7 +139,7 @@ test.describe('on a phone', () => {
 
 test('keyboard: the first Tab reaches Skip to content, which moves focus to the page content', async ({ page }) => {
   await page.goto('/pricing')
-  // React renders after the load event: Tab only once the page is on screen, as a person would.
+  // Tab only once the page is on screen, as a person would.
   await expect(page.getByRole('heading', { name: 'Find the perfect plan' })).toBeVisible()
   await page.keyboard.press('Tab')
   const skip = page.getByRole('link', { name: 'Skip to content' })
@@ -121,7 +156,8 @@ test('keyboard: the first Tab reaches Skip to content, which moves focus to the 
 test('keyboard: sign-in buttons are reachable and start the popup with Enter', async ({ page }) => {
   await page.goto('/login')
   const google = page.getByRole('button', { name: 'Continue with Google' })
-  await expect(google).toBeVisible()
+  // The prerendered button says it is unavailable until the app is running (decision 020).
+  await expect(google).toBeEnabled()
   for (let i = 0; i < 15 && !(await google.evaluate((el) => el === document.activeElement)); i++) {
     await page.keyboard.press('Tab')
   }

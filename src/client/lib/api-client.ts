@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { contractPath, type ContractBody, type ContractDefinition, type ContractParams, type ContractQuery, type ContractResponse } from '#shared/api/contract.ts'
+import type { ContractBody, ContractDefinition, ContractParams, ContractQuery, ContractResponse } from '#shared/api/contract.ts'
 
 /**
  * The one fetch wrapper of the client (STYLE.md 17, 22; SPEC 7 "The calls it makes").
@@ -82,6 +82,19 @@ async function request<T>(method: 'GET' | 'POST', path: string, body: unknown, o
   return data as T
 }
 
+/**
+ * `/_api/x/:id` with `{ id: 'a b' }` → `/_api/x/a%20b`. Kept here rather than imported from the
+ * contract module: that module loads zod (its error schema), and this client is in the app chunk that
+ * every page loads, which must not (docs/decisions/020-prerendered-public-pages.md).
+ */
+function fillPath(path: string, params?: Record<string, string | number>): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
+    const value = params?.[name]
+    if (value === undefined) throw new Error(`${path}: missing path parameter ${name}`)
+    return encodeURIComponent(String(value))
+  })
+}
+
 /** What a call sends: the contract's body, query and path parameters, each where it declares one. */
 export type CallInput<C extends ContractDefinition> = (C['body'] extends z.ZodType ? { body: ContractBody<C> } : { body?: undefined }) &
   (C['query'] extends z.ZodType ? { query: ContractQuery<C> } : { query?: undefined }) &
@@ -93,7 +106,7 @@ export type CallInput<C extends ContractDefinition> = (C['body'] extends z.ZodTy
  * A non-OK answer throws ApiError.
  */
 export function callApi<C extends ContractDefinition>(contract: C, input?: CallInput<C>, options: RequestOptions = {}): Promise<ContractResponse<C>> {
-  let path = contractPath(contract, input?.params as Record<string, string> | undefined)
+  let path = fillPath(contract.path, input?.params as Record<string, string> | undefined)
   const query = input?.query as Record<string, unknown> | undefined
   if (query) {
     const search = new URLSearchParams()

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { Info, ShieldCheck } from 'lucide-react'
 import { PLANS } from '#shared/plans.ts'
@@ -10,7 +10,12 @@ import { useCurrentPlan } from '#client/features/billing/api/get-subscription.ts
 import { CheckoutOverlay } from '#client/features/billing/components/checkout-overlay.tsx'
 import { PlanCard } from '#client/features/billing/components/plan-card.tsx'
 import { BILLING_MESSAGES } from '#client/features/billing/messages.ts'
-import { WaitlistDialog } from '#client/features/waitlist/components/waitlist-dialog.tsx'
+import { useIsClient } from '#client/lib/use-is-client.ts'
+
+// Only signed-in visitors can open it: the prerendered page's visitors do not load its form code.
+const WaitlistDialog = lazy(() =>
+  import('#client/features/waitlist/components/waitlist-dialog.tsx').then((module) => ({ default: module.WaitlistDialog })),
+)
 
 const FAQ = [
   {
@@ -33,9 +38,10 @@ export default function PricingPage() {
   const { planId, isLoading } = useCurrentPlan({ signedIn })
   const checkout = useCreateCheckout()
   const [waitlistOpen, setWaitlistOpen] = useState(false)
-  // Stripe's cancel URL brings the visitor back here (create-checkout's cancel_url).
+  // Stripe's cancel URL brings the visitor back here (create-checkout's cancel_url). The prerendered
+  // page has no query, so the notice waits until it is hydrated.
   const [searchParams] = useSearchParams()
-  const checkoutCanceled = searchParams.get('checkout') === 'canceled'
+  const checkoutCanceled = useIsClient() && searchParams.get('checkout') === 'canceled'
 
   return (
     <>
@@ -105,13 +111,15 @@ export default function PricingPage() {
       </div>
 
       {signedIn && (
-        <WaitlistDialog
-          key={auth.user.id}
-          open={waitlistOpen}
-          onOpenChange={setWaitlistOpen}
-          defaultName={auth.user.displayName}
-          defaultEmail={auth.user.email}
-        />
+        <Suspense fallback={null}>
+          <WaitlistDialog
+            key={auth.user.id}
+            open={waitlistOpen}
+            onOpenChange={setWaitlistOpen}
+            defaultName={auth.user.displayName}
+            defaultEmail={auth.user.email}
+          />
+        </Suspense>
       )}
       {(checkout.isPending || checkout.isSuccess) && <CheckoutOverlay />}
     </>

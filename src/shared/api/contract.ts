@@ -41,12 +41,3 @@ export type ContractParams<C extends ContractDefinition> = InputOf<C['params']>
 export type ValidatedBody<C extends ContractDefinition> = OutputOf<C['body']>
 export type ValidatedQuery<C extends ContractDefinition> = OutputOf<C['query']>
 export type ValidatedParams<C extends ContractDefinition> = OutputOf<C['params']>
-
-/** `/_api/x/:id` with `{ id: 'a b' }` → `/_api/x/a%20b`. */
-export function contractPath(contract: ContractDefinition, params?: Record<string, string | number>): string {
-  return contract.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
-    const value = params?.[name]
-    if (value === undefined) throw new Error(`${contract.path}: missing path parameter ${name}`)
-    return encodeURIComponent(String(value))
-  })
-}

@@ -1,66 +1,58 @@
-import { useState } from 'react'
-import { Link, useLocation } from 'react-router'
-import { Dialog as DialogPrimitive } from 'radix-ui'
-import { Menu, X } from 'lucide-react'
-import { HomeLogoLink } from '#client/components/logo.tsx'
+import { lazy, Suspense, useRef, useState } from 'react'
+import { useLocation } from 'react-router'
+import { Menu } from 'lucide-react'
 import { Button } from '#client/components/ui/button.tsx'
-import { NavLinks } from './nav-links.tsx'
+import { useIsClient } from '#client/lib/use-is-client.ts'
+
+const loadSheet = () => import('./mobile-menu-sheet.tsx')
+const MobileMenuSheet = lazy(loadSheet)
 
 /**
- * The slide-out menu for small screens (SPEC 2 "Shared layout"): closes on Escape and on overlay
- * click (Radix Dialog), and on route change, because it is only open for the path it was opened
- * on. Radix locks body scroll while it is open and returns focus to the menu button.
+ * The menu button for small screens and, once it is first used, the slide-out panel (SPEC 2 "Shared
+ * layout"). The menu is only open for the path it was opened on, so it closes on route change.
+ * The panel's code starts loading as soon as the button is pointed at or focused.
  */
 export function MobileMenu({ signedIn, showCrown, authPending }: { signedIn: boolean; showCrown: boolean; authPending: boolean }) {
   const { pathname } = useLocation()
   const [openOn, setOpenOn] = useState<string | null>(null)
+  const [used, setUsed] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
   const open = openOn === pathname
+  // Prerendered pages show the button before the app runs (decision 020): until then it is unavailable.
+  const starting = !useIsClient()
 
   return (
-    <DialogPrimitive.Root open={open} onOpenChange={(next) => setOpenOn(next ? pathname : null)}>
-      <DialogPrimitive.Trigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-          <Menu aria-hidden className="size-5" />
-        </Button>
-      </DialogPrimitive.Trigger>
-      <DialogPrimitive.Portal>
-        <DialogPrimitive.Overlay
-          data-testid="mobile-menu-overlay"
-          className="fixed inset-0 z-50 bg-ink/40 backdrop-blur-[2px] data-[state=open]:animate-fade-in md:hidden"
-        />
-        <DialogPrimitive.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col gap-6 overflow-y-auto bg-surface p-5 shadow-2xl focus:outline-none data-[state=open]:animate-sheet-in md:hidden"
-        >
-          <div className="flex items-center justify-between">
-            <DialogPrimitive.Title className="sr-only">Menu</DialogPrimitive.Title>
-            <HomeLogoLink />
-            <DialogPrimitive.Close asChild>
-              <Button variant="ghost" size="icon" aria-label="Close menu">
-                <X aria-hidden className="size-5" />
-              </Button>
-            </DialogPrimitive.Close>
-          </div>
-          <nav aria-label="Mobile">
-            <NavLinks
-              signedIn={signedIn}
-              showCrown={showCrown}
-              className="flex flex-col gap-1"
-              itemClassName="w-full px-3 py-3 text-base"
-            />
-          </nav>
-          {!signedIn && !authPending && (
-            <div className="mt-auto flex flex-col gap-3 border-t border-line pt-6">
-              <Button asChild variant="outline" size="lg">
-                <Link to="/login">Log In</Link>
-              </Button>
-              <Button asChild size="lg">
-                <Link to="/login">Sign Up</Link>
-              </Button>
-            </div>
-          )}
-        </DialogPrimitive.Content>
-      </DialogPrimitive.Portal>
-    </DialogPrimitive.Root>
+    <>
+      <Button
+        ref={menuButton}
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        aria-label="Open menu"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-disabled={starting || undefined}
+        onPointerEnter={() => void loadSheet()}
+        onFocus={() => void loadSheet()}
+        onClick={() => {
+          setUsed(true)
+          setOpenOn(pathname)
+        }}
+      >
+        <Menu aria-hidden className="size-5" />
+      </Button>
+      {used && (
+        <Suspense fallback={null}>
+          <MobileMenuSheet
+            open={open}
+            onOpenChange={(next) => setOpenOn(next ? pathname : null)}
+            menuButton={menuButton}
+            signedIn={signedIn}
+            showCrown={showCrown}
+            authPending={authPending}
+          />
+        </Suspense>
+      )}
+    </>
   )
 }

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import { Link } from 'react-router'
 import { Logo } from '#client/components/logo.tsx'
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '#shared/product.ts'
@@ -5,8 +6,24 @@ import { PRODUCT_NAME, SUPPORT_EMAIL } from '#shared/product.ts'
 const footerLink =
   'rounded text-ink-muted transition-colors hover:text-ink focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500'
 
+// The year the client was built in: what the prerendered pages show (vite.config.ts defines it).
+const BUILD_YEAR = Number(import.meta.env.VITE_BUILD_YEAR) || new Date().getFullYear()
+const subscribeNever = () => () => {}
+
+/**
+ * The copyright year. Hydration starts from the year the prerendered page shows and then moves to
+ * the visitor's year, so a page built last December hydrates without a mismatch (decision 020).
+ */
+function useCopyrightYear() {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => new Date().getFullYear(),
+    () => BUILD_YEAR,
+  )
+}
+
 export function SiteFooter() {
-  const year = new Date().getFullYear()
+  const year = useCopyrightYear()
   return (
     <footer className="border-t border-line bg-surface">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-10 sm:px-6 md:flex-row md:items-center md:justify-between">

@@ -3,20 +3,24 @@ import { useOAuthPopup } from '../hooks/use-oauth-popup.ts'
 import { AccountExistsCard } from './account-exists-card.tsx'
 import { GoogleIcon, MicrosoftIcon } from './provider-icons.tsx'
 import { Button } from '#client/components/ui/button.tsx'
+import { useIsClient } from '#client/lib/use-is-client.ts'
 
 /** The two provider buttons with the popup flow, its inline error and the account-exists card. */
 export function SignInPanel() {
   const { signIn, busy, error, accountLinking, dismissAccountLinking } = useOAuthPopup()
+  // On the prerendered /login the buttons are on screen before the app runs (decision 020): until
+  // it does, they say they are unavailable rather than ignore a click.
+  const starting = !useIsClient()
 
   if (accountLinking) return <AccountExistsCard prompt={accountLinking} onDismiss={dismissAccountLinking} />
 
   return (
     <div className="flex flex-col gap-3">
-      <Button variant="outline" size="lg" className="w-full" disabled={busy} onClick={() => signIn('google')}>
+      <Button variant="outline" size="lg" className="w-full" disabled={busy} aria-disabled={starting || undefined} onClick={() => signIn('google')}>
         <GoogleIcon />
         Continue with Google
       </Button>
-      <Button variant="outline" size="lg" className="w-full" disabled={busy} onClick={() => signIn('microsoft')}>
+      <Button variant="outline" size="lg" className="w-full" disabled={busy} aria-disabled={starting || undefined} onClick={() => signIn('microsoft')}>
         <MicrosoftIcon />
         Continue with Microsoft
       </Button>

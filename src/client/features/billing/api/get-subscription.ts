@@ -1,11 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { subscriptionContract, type SubscriptionResponse } from '#shared/api/billing.ts'
+import type { SubscriptionResponse, subscriptionContract } from '#shared/api/billing.ts'
 import type { PlanId } from '#shared/plans.ts'
 import { ApiError, callApi } from '#client/lib/api-client.ts'
+import { contractRoute } from '#client/lib/contract-route.ts'
+
+// The header reads it on every page: the contract's route only, so zod stays off the public pages.
+const subscriptionRoute = contractRoute<typeof subscriptionContract>({ method: 'GET', path: '/_api/billing/subscription' })
 
 /** GET /_api/billing/subscription (SPEC 7 "Billing"). An empty answer reads as no subscription data. */
 export async function getSubscription(): Promise<Partial<SubscriptionResponse>> {
-  const data = await callApi(subscriptionContract, undefined, { fallbackError: 'Failed to fetch subscription data.' })
+  const data = await callApi(subscriptionRoute, undefined, { fallbackError: 'Failed to fetch subscription data.' })
   return data ?? {}
 }
 
