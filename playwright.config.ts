@@ -30,7 +30,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: 'rm -rf .tmp/e2e-data && node scripts/start.mjs',
+    command: 'rm -rf .tmp/e2e-data && node --max-semi-space-size=2 scripts/start.mjs',
     url: `${baseURL}/_api/auth/session`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -18,7 +18,7 @@ const rssMb = (pid) => {
 }
 
 async function idleRss(label) {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'scripts/start.mjs'], {
     cwd: root,
     stdio: process.env.BENCH_VERBOSE ? 'inherit' : 'ignore',
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', APP_URL: `http://localhost:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },

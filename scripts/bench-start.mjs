@@ -12,7 +12,7 @@ const runs = Number(process.argv[2] ?? 3)
 
 async function timeStart() {
   const started = performance.now()
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'scripts/start.mjs'], {
     cwd: root,
     stdio: 'ignore',
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },

@@ -1,5 +1,6 @@
 // `npm start`: build the client and bundle the server if their sources changed since the last build, then run the server.
 // First start builds, later starts skip the builds (docs/decisions/007-start-and-build.md, 023).
+// `npm start` runs it with --max-semi-space-size=2: a small young generation keeps idle RSS low (023).
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
