@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/{server,shared,classifier,cli,fakes}/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['src/{server,shared,classifier,cli,fakes,soak}/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

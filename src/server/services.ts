@@ -9,6 +9,7 @@ import { createMailIntegration, type MailIntegration } from '#server/integration
 import type { MailboxJobs, SyncReason } from '#server/jobs/mailbox-sync.job.ts'
 import { classifierModel } from '#server/lib/classifier-model.ts'
 import type { TokenCipher } from '#server/lib/token-cipher.ts'
+import { createMailboxLock } from '#server/pipeline/mailbox-lock.ts'
 import { runSync } from '#server/pipeline/run-sync.ts'
 import { syncMailbox } from '#server/pipeline/sync-mailbox.ts'
 import { createHealthService } from '#server/features/health/health.service.ts'
@@ -80,6 +81,8 @@ export function createServices(deps: ServicesDeps) {
     demoMailboxes: deps.demoMailboxes,
   })
   const breakers = createCircuitBreakers(db, deps.breaker)
+  // One sync per mailbox at a time: an advisory lock on PostgreSQL, in-process on PGlite (decision 022).
+  const lock = createMailboxLock({ connectionString: deps.config.databaseUrl, onError: (error) => log.warn({ err: error }, 'the mailbox lock connection failed') })
   let classifier: ReturnType<typeof createClassifier> | undefined
   const sync = (mailboxId: number, reason: SyncReason) => {
     // The model loads on the first sync, not at start-up.
@@ -90,7 +93,7 @@ export function createServices(deps: ServicesDeps) {
     /** One sync, bare (tests drive it directly). */
     sync,
     /** One sync as the worker runs it: behind the breakers and the mailbox's own back-off. */
-    run: (mailboxId: number, reason: SyncReason) => runSync({ db, breakers, sync }, mailboxId, reason),
+    run: (mailboxId: number, reason: SyncReason) => runSync({ db, breakers, sync, lock }, mailboxId, reason),
   }
   const activity = createActivityService({ db, mailboxes })
   const health = createHealthService({ db, mailboxes, breakers, jobs: deps.jobs })

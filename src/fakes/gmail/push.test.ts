@@ -155,6 +155,31 @@ describe('users.watch', () => {
     expect(received).toHaveLength(0)
   })
 
+  it('gives watches of one mailbox the lifetime setWatchTtl set, reports it, and stops pushing once it passed', async () => {
+    const user = 'short-watch@example.com'
+    const token = await tokenFor(user)
+    fake.setWatchTtl(60_000, user)
+    try {
+      const before = fake.now().getTime()
+      const short = await watch(token, { topicName: fake.pubsub.topicName, labelIds: ['INBOX'] })
+      expect(Number(short.body.expiration) - before).toBeGreaterThanOrEqual(60_000)
+      expect(Number(short.body.expiration) - before).toBeLessThan(70_000)
+      const other = await watch(await tokenFor('long-watch@example.com'), { topicName: fake.pubsub.topicName, labelIds: ['INBOX'] })
+      expect(Number(other.body.expiration) - before).toBeGreaterThan(6 * 86_400_000)
+      await fake.push.idle()
+      received.length = 0
+      fake.advanceClock(61_000)
+      fake.deliver(user, inbound(user, 'After a short watch lapsed'))
+      await fake.push.idle()
+      expect(received).toHaveLength(0)
+    } finally {
+      fake.setWatchTtl(7 * 86_400_000)
+    }
+    const renewed = await watch(token, { topicName: fake.pubsub.topicName, labelIds: ['INBOX'] })
+    expect(Number(renewed.body.expiration) - fake.now().getTime()).toBeGreaterThan(6 * 86_400_000)
+    await fake.push.idle()
+  })
+
   it('redelivers with backoff while the endpoint fails, and gives up after the configured retries', async () => {
     const user = 'flaky-endpoint@example.com'
     const token = await tokenFor(user)

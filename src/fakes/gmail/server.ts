@@ -102,6 +102,12 @@ export interface GmailFake {
   advanceClock(ms: number): void
   now(): Date
   setPushEndpoint(url: string | undefined): void
+  /**
+   * The lifetime of watches created from now on (not of the current ones), for one mailbox or, without
+   * an address, for every mailbox (clearing per-mailbox values). Gmail's is 7 days; a short one makes
+   * watches lapse within a test (the soak's "watch expiry"), with the expiration the watch call reports.
+   */
+  setWatchTtl(ms: number, address?: string): void
   push: Pick<PushEmulator, 'log' | 'duplicateNext' | 'dropNext' | 'hold' | 'release' | 'idle'>
   close(): Promise<void>
 }
@@ -160,7 +166,7 @@ export async function startGmailFake(options: GmailFakeOptions): Promise<GmailFa
   let clockOffset = 0
   const now = () => Date.now() + clockOffset
   const retention: HistoryRetention = { maxAgeMs: options.historyRetention?.maxAgeMs ?? 7 * DAY, maxRecords: options.historyRetention?.maxRecords ?? Number.POSITIVE_INFINITY }
-  const watchTtl = options.watchTtlMs ?? 7 * DAY
+  const watchTtl = { all: options.watchTtlMs ?? 7 * DAY, byMailbox: new Map<string, number>() }
   const mailboxes = new Map<string, Mailbox>()
   const violations: Violation[] = []
   const inFlight = new Map<string, number>()
@@ -426,7 +432,7 @@ export async function startGmailFake(options: GmailFakeOptions): Promise<GmailFa
       const rawBehavior = payload.labelFilterBehavior ?? payload.labelFilterAction ?? 'include'
       const behavior = typeof rawBehavior === 'string' ? rawBehavior.toLowerCase() : ''
       if (behavior !== 'include' && behavior !== 'exclude') throw invalidArgument(`Invalid value for labelFilterBehavior: ${String(rawBehavior)}`)
-      m.watch = { topicName, labelIds, behavior, expiration: now() + watchTtl, historyId: m.historyId }
+      m.watch = { topicName, labelIds, behavior, expiration: now() + (watchTtl.byMailbox.get(m.address) ?? watchTtl.all), historyId: m.historyId }
       // A successful watch publishes one notification straight away (A3).
       push.publish(m.address, m.historyId, { bypassRateLimit: true })
       return json(200, { historyId: String(m.historyId), expiration: String(m.watch.expiration) })
@@ -483,6 +489,15 @@ export async function startGmailFake(options: GmailFakeOptions): Promise<GmailFa
     { method: 'GET', pattern: '/__admin/violations', endpoint: 'admin', handle: () => json(200, violations) },
     { method: 'DELETE', pattern: '/__admin/violations', endpoint: 'admin', handle: wrap(() => fake.clearViolations()) },
     { method: 'POST', pattern: '/__admin/clock/advance', endpoint: 'admin', handle: wrap((r) => fake.advanceClock(Number(adminBody(r).ms))) },
+    {
+      method: 'POST',
+      pattern: '/__admin/watch-ttl',
+      endpoint: 'admin',
+      handle: wrap((r) => {
+        const b = adminBody(r)
+        fake.setWatchTtl(Number(b.ms), typeof b.address === 'string' ? b.address : undefined)
+      }),
+    },
     { method: 'GET', pattern: '/__admin/push/log', endpoint: 'admin', handle: () => json(200, push.log) },
     {
       method: 'POST',
@@ -575,6 +590,14 @@ export async function startGmailFake(options: GmailFakeOptions): Promise<GmailFa
     },
     now: () => new Date(now()),
     setPushEndpoint: (url) => push.setEndpoint(url),
+    setWatchTtl(ms, address) {
+      if (!Number.isFinite(ms) || ms <= 0) throw new Error('A watch lifetime must be a positive number of milliseconds')
+      if (address) watchTtl.byMailbox.set(normalize(address), ms)
+      else {
+        watchTtl.all = ms
+        watchTtl.byMailbox.clear()
+      }
+    },
     push: {
       log: push.log,
       duplicateNext: push.duplicateNext,
