@@ -83,9 +83,24 @@ function wrapPglite(pglite: PGlite, afterClose: () => void = () => {}): Database
 }
 
 /** Applies the committed drizzle/ migrations; safe to run on every start (already-applied ones are skipped). */
+/** The advisory lock migrations hold on PostgreSQL ("IGMG" in ASCII). */
+const MIGRATION_LOCK_KEY = 0x49474d47
+
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'postgres') {
-    await migratePg(drizzlePg({ client: handle.pool }), { migrationsFolder: MIGRATIONS_FOLDER })
+    // Several processes starting at once on one database migrate one after another: the others wait
+    // for the lock, then find nothing left to apply (decision 022).
+    const client = await handle.pool.connect()
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+      try {
+        await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER })
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
+      }
+    } finally {
+      client.release()
+    }
   } else {
     await migratePglite(drizzlePglite({ client: handle.pglite }), { migrationsFolder: MIGRATIONS_FOLDER })
   }
