@@ -15,7 +15,6 @@
 // Exits 1 when mail was lost, duplicated or deleted, an app process answered 5xx, usage disagrees with
 // decisions, or one mailbox was synced in two places at once.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
@@ -25,6 +24,7 @@ import { startIdentityFakes } from '#fakes/identity/server.ts'
 import { STANDARD_MONTHLY_PRICE_ID, startStripeFake, STRIPE_FAKE_WEBHOOK_SECRET } from '#fakes/stripe/server.ts'
 import { openDatabase } from '#server/db/client.ts'
 import { FREE_PLAN_LIMIT } from '#server/features/billing/billing.service.ts'
+import { freePort } from '#server/test/free-port.ts'
 import { analyse, type Delivery, type SoakFigures } from '../src/soak/analysis.ts'
 import { appProcess, workerNameOf, type AppProcess } from '../src/soak/app-process.ts'
 import { browser, connectMailbox, decisionCounts, signIn, startCheckout, subscriptionOf, type Browser, type CallRecord } from '../src/soak/browser.ts'
@@ -87,14 +87,6 @@ const mode = multi ? 'multi' : 'single'
 const runDir = `${root}.tmp/soak-${mode}-${new Date().toISOString().replace(/[:.]/g, '-')}`
 mkdirSync(runDir, { recursive: true })
 const say = (line: string) => console.log(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}`)
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 // ---------- the outside world: fakes and the load balancer ----------
 const clients = { google: { clientId: 'soak-google-client', clientSecret: 'soak-google-secret' }, microsoft: { clientId: 'soak-microsoft-client', clientSecret: 'soak-microsoft-secret' } }

@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
-import { createServer } from 'node:net'
 import type { PgBoss } from 'pg-boss'
 import { startDemoMail } from '#fakes/demo-mail.ts'
 import { startGmailFake, type GmailFake } from '#fakes/gmail/server.ts'
@@ -20,6 +19,7 @@ import type { Database } from '#server/db/client.ts'
 import type { AuthProvider, OAuthPopupMessage } from '#shared/api/auth.ts'
 import { OAuthPopupMessageSchema } from '#shared/api/auth.ts'
 import { createTestDatabase, type TestDatabase, type TestDatabaseKind } from './databases.ts'
+import { freePort } from './free-port.ts'
 
 export const APP_URL = 'http://app.test'
 export const TEST_TOKEN_KEY = 'test-token-encryption-key-of-32-characters-or-more'
@@ -75,15 +75,6 @@ export interface TestAppOptions {
   breaker?: { threshold?: number; coolDownMs?: number }
   /** Start the local Stripe, point billing at it, and serve the app on loopback so its webhooks arrive. */
   stripe?: boolean
-}
-
-/** A free loopback port, for an APP_URL known before the app listens. */
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** A real app on a real database, signing in against the real identity fakes on loopback. */
