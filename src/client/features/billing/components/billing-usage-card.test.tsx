@@ -51,6 +51,25 @@ describe('Billing & Usage card (SPEC 4 "Subscription status display")', () => {
     expect(calls.find((call) => call.method === 'POST')).toMatchObject({ path: '/_api/billing/portal', body: {} })
   })
 
+  it('opens the tab in the click itself and sends it to the portal when the answer comes; closes it if the call fails', async () => {
+    mockApi({ 'GET /_api/billing/subscription': { body: standard() }, 'POST /_api/billing/portal': { body: { url: 'https://billing.example/session' } } })
+    const tab = { closed: false, opener: window as Window | null, location: { href: 'about:blank' }, close: vi.fn() }
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window)
+    const { user } = renderPage(<BillingUsageCard />)
+    await user.click(await screen.findByRole('button', { name: 'Manage Billing' }))
+    expect(open).toHaveBeenCalledWith('about:blank', '_blank')
+    await waitFor(() => expect(tab.location.href).toBe('https://billing.example/session'))
+    expect(tab.opener).toBeNull()
+    expect(open).toHaveBeenCalledTimes(1)
+
+    mockApi({ 'GET /_api/billing/subscription': { body: standard() }, 'POST /_api/billing/portal': { status: 400, body: { error: 'No customer' } } })
+    const failed = { ...tab, location: { href: 'about:blank' }, close: vi.fn() }
+    open.mockReturnValue(failed as unknown as Window)
+    await user.click(screen.getByRole('button', { name: 'Manage Billing' }))
+    await waitFor(() => expect(failed.close).toHaveBeenCalled())
+    expect(failed.location.href).toBe('about:blank')
+  })
+
   it.each([
     [{ status: 'past_due' }, 'Past Due', /^Renews on /],
     [{ cancelAtPeriodEnd: true }, 'Active', /^Cancels on /],

@@ -61,7 +61,7 @@ export function BillingUsageCard({ className }: { className?: string }) {
                     <Link to="/pricing">{BILLING_MESSAGES.upgrade}</Link>
                   </Button>
                 ) : (
-                  <Button variant="outline" className="self-start" disabled={portal.isPending} onClick={() => portal.mutate()}>
+                  <Button variant="outline" className="self-start" disabled={portal.isPending} onClick={portal.open}>
                     {BILLING_MESSAGES.manageBilling}
                   </Button>
                 )}

@@ -83,7 +83,7 @@ export function PlanDialog({ open, reason, currentPlanId, loadFailed = false, on
         <div className="flex flex-col items-center gap-2 border-t border-line pt-4 sm:flex-row sm:justify-center">
           {reason === 'past-due' ? (
             <>
-              <Button loading={portal.isPending} onClick={() => portal.mutate()}>
+              <Button loading={portal.isPending} onClick={portal.open}>
                 {BILLING_MESSAGES.updatePayment}
               </Button>
               <Button variant="ghost" loading={continueFree.isPending} onClick={choose}>
