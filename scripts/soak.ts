@@ -272,7 +272,7 @@ const background: Array<Promise<void>> = []
 const every = (ms: number, task: () => Promise<void> | void, until = () => Date.now() >= runEnds) =>
   background.push(
     (async () => {
-      for (let next = Date.now() + ms; !until(); next += ms) {
+      for (let next = Date.now() + ms; !until() && next < runEnds; next += ms) {
         await sleep(Math.max(0, next - Date.now()))
         if (until()) break
         await task()
@@ -408,7 +408,7 @@ every(killEverySeconds * 1000, async () => {
 // Freezes, halfway between kills (SIGSTOP, SIGCONT after --pause-seconds).
 /** midSync: seen in sync_runs with a sync under way (PostgreSQL only; PGlite is locked by the app). */
 const pauses: Array<{ process: string; pid: number; at: number; ms: number; midSync: boolean | null }> = []
-if (pauseSeconds > 0) {
+if (pauseSeconds > 0 && killEverySeconds * 500 < runMs) {
   background.push(
     sleep((killEverySeconds * 1000) / 2).then(async () => {
       let turn = 1
@@ -512,7 +512,7 @@ const lines = [
   `  free plan (limit ${FREE_PLAN_LIMIT}): ${figures.free.map((f) => `${f.user} delivered ${f.delivered}, decided ${f.decided}, left alone ${f.leftAlone}`).join('; ') || 'none'}`,
   `  usage vs decisions: ${figures.usage.mismatched.length === 0 ? `equal for all ${figures.usage.users} users` : figures.usage.mismatched.map((u) => `${u.user} usage ${u.usage} / decisions ${u.decisions}`).join('; ')}`,
   `  delivery → action: p50 ${ms(figures.latencyMs.all.p50)}, p99 ${ms(figures.latencyMs.all.p99)}, max ${ms(figures.latencyMs.all.max)} (filed: p50 ${ms(figures.latencyMs.filed.p50)}, p99 ${ms(figures.latencyMs.filed.p99)}; kept: p50 ${ms(figures.latencyMs.kept.p50)}, p99 ${ms(figures.latencyMs.kept.p99)}; Gmail: p50 ${ms(figures.latencyMs.gmail.p50)}, p99 ${ms(figures.latencyMs.gmail.p99)}; Outlook: p50 ${ms(figures.latencyMs.outlook.p50)}, p99 ${ms(figures.latencyMs.outlook.p99)})`,
-  `    the ${people.filter((p) => p.lapsingWatch).length} mailboxes whose watches lapsed: p50 ${ms(figures.latencyMs.lapsing.p50)}, p99 ${ms(figures.latencyMs.lapsing.p99)}, max ${ms(figures.latencyMs.lapsing.max)}; all the others: p50 ${ms(figures.latencyMs.others.p50)}, p99 ${ms(figures.latencyMs.others.p99)}, max ${ms(figures.latencyMs.others.max)}`,
+  `    the ${people.filter((p) => p.lapsingWatch).length} mailbox(es) whose watches lapsed: p50 ${ms(figures.latencyMs.lapsing.p50)}, p99 ${ms(figures.latencyMs.lapsing.p99)}, max ${ms(figures.latencyMs.lapsing.max)}; all the others: p50 ${ms(figures.latencyMs.others.p50)}, p99 ${ms(figures.latencyMs.others.p99)}, max ${ms(figures.latencyMs.others.max)}`,
   `  web: ${webCalls.length} dashboard calls during the run by ${people.filter((p) => p.active).length} open dashboards (${tally(webCalls.map((c) => `${c.status}${c.byBalancer ? ' (balancer)' : ''}`)).map(([s, n]) => `${s}: ${n}`).join(', ')}); network errors ${networkErrors.length}`,
   `  app 5xx (all traffic through the load balancer, webhooks included): ${app5xx}${appServerErrors.length ? ` (${appServerErrors.map(([k, n]) => `${k} ×${n}`).join(', ')})` : ''}; answered by the balancer while no process could: ${proxy.stats.unavailable} (${[...proxy.stats.unavailableBy].map(([k, n]) => `${k} ${n}`).join(', ') || '-'})`,
   `  Stripe events: ${stripeEvents.delivered} delivered to the app (${stripeEvents.duplicates} of them twice), ${stripeEvents.gaveUp} given up after the fake's retries`,
