@@ -1,12 +1,10 @@
-import { StrictMode } from 'react'
 import { hydrateRoot, type Root } from 'react-dom/client'
 import { prerender } from 'react-dom/static'
-import { BrowserRouter } from 'react-router'
 import { act, screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SessionUser } from '#shared/api/auth.ts'
-import { AppRoutes, preloadPage, TOAST_FREE_PATHS } from '#client/app/app-routes.tsx'
-import { AppProviders } from '#client/app/providers.tsx'
+import { preloadPage } from '#client/app/app-routes.tsx'
+import { ClientApp } from '#client/app/boot.tsx'
 import { appInfoQueryOptions } from '#client/features/app-info/api/get-app-info.ts'
 import { mockApi, testUser } from '#client/test/fetch-mock.ts'
 import { createTestQueryClient } from '#client/test/render.tsx'
@@ -50,17 +48,7 @@ async function hydratePage(path: string, { demoMode = false, user = null as Sess
   const hydrationWarnings = () =>
     consoleError.mock.calls.map((call) => call.map(String).join(' ')).filter((message) => /hydrat|did not match|mismatch/i.test(message))
   await act(async () => {
-    root = hydrateRoot(
-      container,
-      <StrictMode>
-        <BrowserRouter>
-          <AppProviders queryClient={queryClient} quietPaths={TOAST_FREE_PATHS}>
-            <AppRoutes />
-          </AppProviders>
-        </BrowserRouter>
-      </StrictMode>,
-      { onRecoverableError: (error) => recoverableErrors.push(error) },
-    )
+    root = hydrateRoot(container, <ClientApp queryClient={queryClient} />, { onRecoverableError: (error) => recoverableErrors.push(error) })
   })
   return { prerenderedText, recoverableErrors, hydrationWarnings }
 }

@@ -1,4 +1,5 @@
 // Starts the app: loaded by main.tsx, after the first paint on prerendered pages.
+import type { QueryClient } from '@tanstack/react-query'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
@@ -20,13 +21,9 @@ function readSentAppInfo(): AppInfo | undefined {
   return typeof data?.demoMode === 'boolean' ? (data as AppInfo) : undefined
 }
 
-/** Hydrates a prerendered page, or renders a route the server sent as the empty shell. */
-export async function boot(root: HTMLElement, { prerendered }: { prerendered: boolean }) {
-  const queryClient = createQueryClient()
-  const appInfo = readSentAppInfo()
-  if (appInfo) queryClient.setQueryData(appInfoQueryOptions().queryKey, appInfo)
-
-  const app = (
+/** The app as the browser renders it (and as prerender.test.tsx hydrates it). */
+export function ClientApp({ queryClient }: { queryClient: QueryClient }) {
+  return (
     <StrictMode>
       <BrowserRouter>
         <AppProviders queryClient={queryClient} quietPaths={TOAST_FREE_PATHS}>
@@ -35,6 +32,15 @@ export async function boot(root: HTMLElement, { prerendered }: { prerendered: bo
       </BrowserRouter>
     </StrictMode>
   )
+}
+
+/** Hydrates a prerendered page, or renders a route the server sent as the empty shell. */
+export async function boot(root: HTMLElement, { prerendered }: { prerendered: boolean }) {
+  const queryClient = createQueryClient()
+  const appInfo = readSentAppInfo()
+  if (appInfo) queryClient.setQueryData(appInfoQueryOptions().queryKey, appInfo)
+
+  const app = <ClientApp queryClient={queryClient} />
 
   if (!prerendered) {
     // The shell's default head tags (for crawlers without JavaScript) give way to the page's own.
